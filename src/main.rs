@@ -1,0 +1,126 @@
+//! `kestrel`: with no arguments a UCI engine on stdin/stdout; with a
+//! subcommand, a tool (bench, perft, epd).
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use kestrel::position::{Position, move_to_uci};
+use kestrel::search::History;
+use kestrel::tools::{bench, epd, perft};
+use kestrel::tt::TranspositionTable;
+use shakmaty::CastlingMode;
+
+const USAGE: &str = "usage: kestrel                      UCI engine on stdin/stdout
+       kestrel bench [DEPTH]        fixed search; last line: N nodes M nps
+       kestrel perft DEPTH [FEN]    move path count per root move
+       kestrel epd FILE [--movetime MS]  solve an EPD suite (bm/am)";
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("kestrel=warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        None => {
+            kestrel::uci::run_stdio();
+            Ok(())
+        }
+        Some("bench") => run_bench(&args[1..]),
+        Some("perft") => run_perft(&args[1..]),
+        Some("epd") => run_epd(&args[1..]),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some("-V" | "--version") => {
+            println!("{}", kestrel::ENGINE_NAME);
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown subcommand '{other}'\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kestrel: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn parse_arg<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| format!("{what} must be a number, got '{text}'"))
+}
+
+fn run_bench(args: &[String]) -> Result<(), String> {
+    let depth = match args.first() {
+        Some(d) => parse_arg(d, "bench depth")?,
+        None => bench::DEFAULT_DEPTH,
+    };
+    let result = bench::run(depth, 16, |i, fen, nodes| {
+        println!("position {:>2} {:>10} nodes  {fen}", i + 1, nodes);
+    });
+    println!("{} nodes {} nps", result.nodes, result.nps());
+    Ok(())
+}
+
+fn run_perft(args: &[String]) -> Result<(), String> {
+    let depth: u32 = parse_arg(args.first().ok_or("perft needs a depth")?, "perft depth")?;
+    let pos = if args.len() > 1 {
+        Position::from_fen(&args[1..].join(" ")).map_err(|e| e.to_string())?
+    } else {
+        Position::startpos()
+    };
+    let start = Instant::now();
+    let divide = perft::divide(pos.board(), depth);
+    let elapsed = start.elapsed();
+    let mut total = 0;
+    for (m, n) in &divide {
+        println!("{}: {n}", move_to_uci(*m, CastlingMode::Chess960));
+        total += n;
+    }
+    println!();
+    println!("Nodes searched: {total}");
+    let nps = total as u128 * 1_000_000 / elapsed.as_micros().max(1);
+    eprintln!("time {} ms, {nps} nodes/s", elapsed.as_millis());
+    Ok(())
+}
+
+fn run_epd(args: &[String]) -> Result<(), String> {
+    let file = args.first().ok_or("epd needs a file")?;
+    let mut movetime = Duration::from_millis(1000);
+    let mut rest = args[1..].iter();
+    while let Some(flag) = rest.next() {
+        match flag.as_str() {
+            "--movetime" => {
+                let v = rest.next().ok_or("--movetime needs milliseconds")?;
+                movetime = Duration::from_millis(parse_arg(v, "--movetime")?);
+            }
+            other => return Err(format!("unknown epd option '{other}'")),
+        }
+    }
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let (cases, errors) = epd::parse_suite(&text);
+    for e in &errors {
+        eprintln!("kestrel: skipped {e}");
+    }
+    let mut tt = TranspositionTable::new(64).map_err(|e| e.to_string())?;
+    let mut solved = 0;
+    for case in &cases {
+        tt.clear();
+        let mut history = History::default();
+        let (ok, best) = epd::solve(case, movetime, &tt, &mut history);
+        solved += usize::from(ok);
+        let shown = best.map_or("0000".to_string(), |m| {
+            move_to_uci(m, CastlingMode::Standard)
+        });
+        println!(
+            "{:<12} {} {}",
+            case.id,
+            if ok { "ok  " } else { "FAIL" },
+            shown
+        );
+    }
+    println!("solved {solved}/{}", cases.len());
+    Ok(())
+}

@@ -1,0 +1,141 @@
+//! History heuristics: butterfly history, continuation history for the one
+//! and two previous moves, killers and countermoves. They live across the
+//! searches of a game and are cleared by `ucinewgame`.
+
+use shakmaty::{Color, Move, Role, Square};
+
+use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX};
+
+/// Piece (colour and role) and destination of a move: the key of
+/// continuation history and countermoves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo {
+    pub piece: usize,
+    pub to: usize,
+}
+
+impl PieceTo {
+    pub fn new(color: Color, m: Move) -> Self {
+        let role = m.role() as usize - 1;
+        let piece = color as usize * 6 + role;
+        PieceTo {
+            piece,
+            to: destination(m) as usize,
+        }
+    }
+
+    fn index(self) -> usize {
+        self.piece * 64 + self.to
+    }
+}
+
+/// The square the moving piece ends on (the king's square for castling).
+fn destination(m: Move) -> Square {
+    match m {
+        Move::Castle { king, rook } => {
+            let file = if rook > king {
+                shakmaty::File::G
+            } else {
+                shakmaty::File::C
+            };
+            Square::from_coords(file, king.rank())
+        }
+        _ => m.to(),
+    }
+}
+
+const PIECE_TO: usize = 12 * 64;
+
+pub struct History {
+    butterfly: Vec<i16>,
+    continuation: Vec<i16>,
+    countermoves: Vec<Option<Move>>,
+    capture: Vec<i16>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            butterfly: vec![0; 2 * 64 * 64],
+            continuation: vec![0; PIECE_TO * PIECE_TO],
+            countermoves: vec![None; PIECE_TO],
+            capture: vec![0; PIECE_TO * 6],
+        }
+    }
+}
+
+pub fn bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_PER_DEPTH / 2).min(HISTORY_BONUS_MAX)
+}
+
+/// Moves an entry towards +-HISTORY_MAX, slower the closer it is.
+fn apply(entry: &mut i16, delta: i32) {
+    let current = i32::from(*entry);
+    let next = current + delta - current * delta.abs() / HISTORY_MAX;
+    *entry = next.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+fn butterfly_index(color: Color, m: Move) -> usize {
+    let from = m.from().map_or(0, |s| s as usize);
+    color as usize * 4096 + from * 64 + destination(m) as usize
+}
+
+fn capture_index(pt: PieceTo, captured: Role) -> usize {
+    pt.index() * 6 + captured as usize - 1
+}
+
+impl History {
+    pub fn clear(&mut self) {
+        *self = History::default();
+    }
+
+    /// Ordering score of a quiet move given the previous one and two moves.
+    pub fn quiet_score(&self, color: Color, m: Move, prev: [Option<PieceTo>; 2]) -> i32 {
+        let pt = PieceTo::new(color, m);
+        let mut score = i32::from(self.butterfly[butterfly_index(color, m)]);
+        for p in prev.into_iter().flatten() {
+            score += i32::from(self.continuation[p.index() * PIECE_TO + pt.index()]);
+        }
+        score
+    }
+
+    pub fn update_quiet(&mut self, color: Color, m: Move, prev: [Option<PieceTo>; 2], delta: i32) {
+        apply(&mut self.butterfly[butterfly_index(color, m)], delta);
+        let pt = PieceTo::new(color, m);
+        for p in prev.into_iter().flatten() {
+            apply(
+                &mut self.continuation[p.index() * PIECE_TO + pt.index()],
+                delta,
+            );
+        }
+    }
+
+    pub fn capture_score(&self, color: Color, m: Move, captured: Role) -> i32 {
+        i32::from(self.capture[capture_index(PieceTo::new(color, m), captured)])
+    }
+
+    pub fn update_capture(&mut self, color: Color, m: Move, captured: Role, delta: i32) {
+        apply(
+            &mut self.capture[capture_index(PieceTo::new(color, m), captured)],
+            delta,
+        );
+    }
+
+    pub fn countermove(&self, prev: Option<PieceTo>) -> Option<Move> {
+        prev.and_then(|p| self.countermoves[p.index()])
+    }
+
+    pub fn set_countermove(&mut self, prev: Option<PieceTo>, m: Move) {
+        if let Some(p) = prev {
+            self.countermoves[p.index()] = Some(m);
+        }
+    }
+}
+
+/// The captured role of a move, counting en passant.
+pub fn captured_role(m: Move) -> Option<Role> {
+    match m {
+        Move::EnPassant { .. } => Some(Role::Pawn),
+        _ => m.capture(),
+    }
+}

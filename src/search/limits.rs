@@ -1,0 +1,103 @@
+//! What a `go` asks of the search, and the switches a running search obeys.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use shakmaty::Move;
+
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all legal moves).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    pub fn depth(depth: u32) -> Self {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    pub fn has_clock(&self) -> bool {
+        self.wtime.is_some() || self.btime.is_some() || self.movetime.is_some()
+    }
+}
+
+/// Options that shape a search but are not part of `go`.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            multipv: 1,
+            move_overhead_ms: 10,
+        }
+    }
+}
+
+/// Shared between the UCI thread and one search: stop, and ponder state.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    /// Milliseconds after `started` at which `ponderhit` arrived.
+    ponderhit_ms: AtomicU64,
+    started: Instant,
+}
+
+impl SearchControl {
+    pub fn new(pondering: bool) -> Self {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            ponderhit_ms: AtomicU64::new(0),
+            started: Instant::now(),
+        }
+    }
+
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// The opponent played the expected move: our clock starts now.
+    pub fn ponderhit(&self) {
+        let elapsed = self.started.elapsed().as_millis() as u64;
+        self.ponderhit_ms.store(elapsed, Ordering::Release);
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    pub fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// Milliseconds of our own clock used so far: time spent pondering
+    /// before `ponderhit` is the opponent's.
+    pub fn clock_elapsed_ms(&self) -> u64 {
+        let total = self.started.elapsed().as_millis() as u64;
+        total.saturating_sub(self.ponderhit_ms.load(Ordering::Acquire))
+    }
+}

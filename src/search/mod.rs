@@ -1,0 +1,471 @@
+//! The search: iterative deepening with aspiration windows over a
+//! principal variation search (`pvs.rs`). It reports what it finds as
+//! events and never prints.
+
+pub mod history;
+pub mod limits;
+pub mod ordering;
+pub mod params;
+mod pvs;
+pub mod see;
+pub mod time;
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use shakmaty::{Chess, Move, Position as _};
+
+use crate::position::Position;
+use crate::tt::{Bound, TranspositionTable};
+pub use history::History;
+pub use limits::{Limits, SearchControl, SearchOptions};
+use params::*;
+use time::TimeManager;
+
+pub const MAX_PLY: usize = 128;
+pub const MATE: i32 = 32000;
+pub const INFINITY: i32 = 32100;
+/// Scores beyond this are mates found within the search horizon.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub const DRAW: i32 = 0;
+const EVAL_NONE: i32 = -32768;
+pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
+
+/// One finished (or bounded) line of one iteration.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based index of the line.
+    pub multipv: usize,
+    /// From the side to move; see `mate_in` for mate scores.
+    pub score: i32,
+    pub bound: Bound,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// Moves to mate (positive: we mate) for a mate score, else `None`.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score) / 2)
+    } else {
+        None
+    }
+}
+
+pub enum SearchEvent<'a> {
+    Iteration(&'a Report),
+    BestMove {
+        best: Option<Move>,
+        ponder: Option<Move>,
+    },
+}
+
+/// What a finished search found, for tools (bench, epd) that call in directly.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Per-ply scratch state.
+#[derive(Clone, Copy)]
+struct Frame {
+    static_eval: i32,
+    /// The move played from this ply (None: a null move or none yet).
+    played: Option<history::PieceTo>,
+    null_move: bool,
+    excluded: Option<Move>,
+    killers: [Option<Move>; 2],
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            static_eval: EVAL_NONE,
+            played: None,
+            null_move: false,
+            excluded: None,
+            killers: [None; 2],
+        }
+    }
+}
+
+struct PvTable {
+    moves: Vec<[Option<Move>; MAX_PLY + 1]>,
+    len: [usize; MAX_PLY + 1],
+}
+
+impl PvTable {
+    fn new() -> Self {
+        PvTable {
+            moves: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            len: [0; MAX_PLY + 1],
+        }
+    }
+
+    fn clear(&mut self, ply: usize) {
+        self.len[ply] = 0;
+    }
+
+    fn update(&mut self, ply: usize, m: Move) {
+        let child_len = if ply < MAX_PLY { self.len[ply + 1] } else { 0 };
+        self.moves[ply][0] = Some(m);
+        for i in 0..child_len {
+            self.moves[ply][i + 1] = self.moves[ply + 1][i];
+        }
+        self.len[ply] = child_len + 1;
+    }
+
+    fn line(&self, ply: usize) -> Vec<Move> {
+        self.moves[ply][..self.len[ply]]
+            .iter()
+            .flatten()
+            .copied()
+            .collect()
+    }
+}
+
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let lr = LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
+                *r = lr as i32;
+            }
+        }
+        t
+    })
+}
+
+pub struct Searcher<'a> {
+    tt: &'a TranspositionTable,
+    ctl: &'a SearchControl,
+    history: &'a mut History,
+    limits: &'a Limits,
+    time: TimeManager,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Keys of the game so far, then of the search path.
+    keys: Vec<u64>,
+    root_index: usize,
+    frames: Vec<Frame>,
+    pv: PvTable,
+    root_excluded: Vec<Move>,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        root: &Position,
+        limits: &'a Limits,
+        options: &SearchOptions,
+        tt: &'a TranspositionTable,
+        ctl: &'a SearchControl,
+        history: &'a mut History,
+    ) -> Self {
+        let mut keys = root.history().to_vec();
+        let root_index = keys.len();
+        keys.push(root.key());
+        Searcher {
+            tt,
+            ctl,
+            history,
+            limits,
+            time: TimeManager::new(limits, root.board().turn(), options.move_overhead_ms),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            keys,
+            root_index,
+            frames: vec![Frame::default(); MAX_PLY + 4],
+            pv: PvTable::new(),
+            root_excluded: Vec::new(),
+        }
+    }
+
+    /// Runs iterative deepening to the limits and reports every line and
+    /// then exactly one best move.
+    pub fn run(
+        &mut self,
+        root: &Position,
+        options: &SearchOptions,
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> SearchResult {
+        self.tt.new_search();
+        let board = root.board().clone();
+        let key = root.key();
+        let legal: Vec<Move> = board.legal_moves().into_iter().collect();
+        let allowed: Vec<Move> = if self.limits.searchmoves.is_empty() {
+            legal.clone()
+        } else {
+            legal
+                .iter()
+                .copied()
+                .filter(|m| self.limits.searchmoves.contains(m))
+                .collect()
+        };
+        let mut result = SearchResult {
+            best: allowed.first().copied(),
+            ..SearchResult::default()
+        };
+        let mut best_line: Vec<Move> = result.best.into_iter().collect();
+        if !allowed.is_empty() {
+            self.iterate(
+                &board,
+                key,
+                &allowed,
+                options,
+                report,
+                &mut result,
+                &mut best_line,
+            );
+        }
+        self.wait_while_infinite_or_pondering();
+        result.ponder = best_line.get(1).copied().or_else(|| {
+            result
+                .best
+                .and_then(|m| self.ponder_move_from_tt(&board, key, m))
+        });
+        result.nodes = self.nodes;
+        result.elapsed = self.ctl.started().elapsed();
+        report(SearchEvent::BestMove {
+            best: result.best,
+            ponder: result.ponder,
+        });
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn iterate(
+        &mut self,
+        board: &Chess,
+        key: u64,
+        allowed: &[Move],
+        options: &SearchOptions,
+        report: &mut dyn FnMut(SearchEvent),
+        result: &mut SearchResult,
+        best_line: &mut Vec<Move>,
+    ) {
+        let max_depth = self
+            .limits
+            .depth
+            .map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
+        let lines = options.multipv.clamp(1, allowed.len());
+        let mut prev_scores = vec![0; lines];
+        let mut stability = 0u64;
+        let mut last_score: Option<i32> = None;
+        #[allow(clippy::needless_range_loop)]
+        for depth in 1..=max_depth {
+            self.root_excluded = legal_complement(board, allowed);
+            let base_excluded = self.root_excluded.len();
+            for line in 0..lines {
+                self.seldepth = 0;
+                let Some((score, pv)) =
+                    self.aspiration(board, key, depth as i32, prev_scores[line], line, report)
+                else {
+                    break;
+                };
+                prev_scores[line] = score;
+                let Some(&first) = pv.first() else { break };
+                if line == 0 {
+                    if result.best != Some(first) {
+                        stability = 0;
+                    } else {
+                        stability += 1;
+                    }
+                    result.best = Some(first);
+                    result.score = score;
+                    result.depth = depth;
+                    *best_line = pv.clone();
+                }
+                self.root_excluded.push(first);
+                self.emit(depth, line, score, Bound::Exact, pv, report);
+            }
+            self.root_excluded.truncate(base_excluded);
+            if self.stopped {
+                break;
+            }
+            if self.mate_limit_reached(result.score) {
+                break;
+            }
+            let scale = self.time_scale(stability, last_score, result.score);
+            last_score = Some(result.score);
+            if self.time.soft_expired(self.ctl, scale) {
+                break;
+            }
+        }
+    }
+
+    /// Percent of the soft limit to allow: more when the best move keeps
+    /// changing or the score falls.
+    fn time_scale(&self, stability: u64, last: Option<i32>, score: i32) -> u64 {
+        let by_stability = match stability {
+            0 => 140,
+            1 => 115,
+            2 => 100,
+            3 => 90,
+            _ => 75,
+        };
+        let drop = last.map_or(0, |l| l - score);
+        let by_score = if drop > 40 {
+            130
+        } else if drop > 15 {
+            112
+        } else {
+            100
+        };
+        by_stability * by_score / 100
+    }
+
+    fn mate_limit_reached(&self, score: i32) -> bool {
+        match (self.limits.mate, mate_in(score)) {
+            (Some(limit), Some(n)) => n > 0 && n <= limit as i32,
+            _ => false,
+        }
+    }
+
+    fn aspiration(
+        &mut self,
+        board: &Chess,
+        key: u64,
+        depth: i32,
+        prev: i32,
+        line: usize,
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> Option<(i32, Vec<Move>)> {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH {
+            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.negamax(board, key, depth, alpha, beta, 0, false);
+            if self.stopped {
+                // A partial first iteration still beats no move at all.
+                let pv = self.pv.line(0);
+                return (depth == 1 && !pv.is_empty()).then_some((score, pv));
+            }
+            if score <= alpha {
+                self.emit(
+                    depth as u32,
+                    line,
+                    alpha,
+                    Bound::Upper,
+                    self.pv.line(0),
+                    report,
+                );
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                self.emit(
+                    depth as u32,
+                    line,
+                    beta,
+                    Bound::Lower,
+                    self.pv.line(0),
+                    report,
+                );
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return Some((score, self.pv.line(0)));
+            }
+            delta += delta / 2;
+        }
+    }
+
+    fn emit(
+        &self,
+        depth: u32,
+        line: usize,
+        score: i32,
+        bound: Bound,
+        pv: Vec<Move>,
+        report: &mut dyn FnMut(SearchEvent),
+    ) {
+        if pv.is_empty() {
+            return;
+        }
+        let r = Report {
+            depth,
+            seldepth: (self.seldepth as u32).max(depth),
+            multipv: line + 1,
+            score,
+            bound,
+            nodes: self.nodes,
+            elapsed: self.ctl.started().elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv,
+        };
+        report(SearchEvent::Iteration(&r));
+    }
+
+    /// `go infinite` and `go ponder` must not answer before `stop` (or
+    /// `ponderhit`), even when the search has nothing left to do.
+    fn wait_while_infinite_or_pondering(&self) {
+        while (self.limits.infinite || self.ctl.is_pondering()) && !self.ctl.is_stopped() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    fn ponder_move_from_tt(&self, board: &Chess, key: u64, best: Move) -> Option<Move> {
+        let mut child = board.clone();
+        child.play_unchecked(best);
+        let child_key = crate::position::key_after(board, key, best, &child);
+        let entry = self.tt.probe(child_key)?;
+        child
+            .legal_moves()
+            .into_iter()
+            .find(|m| entry.mv.matches(*m))
+    }
+
+    fn check_limits(&mut self) {
+        if let Some(limit) = self.limits.nodes
+            && self.nodes >= limit
+        {
+            self.stopped = true;
+        }
+        if self.nodes & 1023 == 0 && (self.ctl.is_stopped() || self.time.hard_expired(self.ctl)) {
+            self.stopped = true;
+        }
+    }
+}
+
+/// Legal root moves not in `allowed` (those `searchmoves` left out).
+fn legal_complement(board: &Chess, allowed: &[Move]) -> Vec<Move> {
+    board
+        .legal_moves()
+        .into_iter()
+        .filter(|m| !allowed.contains(m))
+        .collect()
+}
+
+/// Searches `root` to `limits` on the calling thread and returns the result;
+/// for tools that do not need the UCI machinery.
+pub fn search_position(
+    root: &Position,
+    limits: &Limits,
+    options: &SearchOptions,
+    tt: &TranspositionTable,
+    history: &mut History,
+    report: &mut dyn FnMut(SearchEvent),
+) -> SearchResult {
+    let ctl = SearchControl::new(false);
+    let mut searcher = Searcher::new(root, limits, options, tt, &ctl, history);
+    searcher.run(root, options, report)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,46 @@
+//! Every tunable number of the search in one place.
+
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+pub const ASPIRATION_DELTA: i32 = 18;
+
+pub const RFP_MAX_DEPTH: i32 = 8;
+pub const RFP_MARGIN: i32 = 75;
+
+pub const RAZOR_MAX_DEPTH: i32 = 3;
+pub const RAZOR_MARGIN: i32 = 240;
+
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE_REDUCTION: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 3;
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+pub const LMP_BASE: i32 = 3;
+pub const FUTILITY_MAX_DEPTH: i32 = 8;
+pub const FUTILITY_BASE: i32 = 90;
+pub const FUTILITY_PER_DEPTH: i32 = 95;
+pub const SEE_QUIET_MARGIN: i32 = 60;
+pub const SEE_CAPTURE_MARGIN: i32 = 25;
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+pub const HISTORY_PRUNE_MARGIN: i32 = 3000;
+
+pub const SINGULAR_MIN_DEPTH: i32 = 8;
+pub const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
+pub const SINGULAR_DOUBLE_MARGIN: i32 = 20;
+
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+pub const QS_DELTA_MARGIN: i32 = 180;
+
+/// History tables saturate at this magnitude (gravity).
+pub const HISTORY_MAX: i32 = 16384;
+pub const HISTORY_BONUS_PER_DEPTH: i32 = 300;
+pub const HISTORY_BONUS_MAX: i32 = 2400;
+
+/// Piece values used by SEE and move ordering (not evaluation).
+pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20000];

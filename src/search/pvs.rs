@@ -1,0 +1,629 @@
+//! Principal variation search and quiescence search.
+
+use shakmaty::{Chess, Move, Position as _, Role};
+
+use super::history::{PieceTo, bonus, captured_role};
+use super::ordering::{MovePicker, is_bad_noisy};
+use super::params::*;
+use super::see::{see_ge, value};
+use super::{DRAW, EVAL_NONE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, lmr_table};
+use crate::eval::evaluate;
+use crate::position::{full_key, key_after};
+use crate::tt::{Bound, PackedMove, TtEntry};
+
+/// Mate scores are stored relative to the node, not the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Does a stored bound settle the question asked by this window?
+fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+        Bound::None => false,
+    }
+}
+
+fn has_non_pawn_material(pos: &Chess) -> bool {
+    let b = pos.board();
+    let ours = b.by_color(pos.turn());
+    (ours & !b.pawns() & !b.kings()).any()
+}
+
+fn is_quiet(m: Move) -> bool {
+    !m.is_capture() && !m.is_promotion()
+}
+
+impl Searcher<'_> {
+    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        let at = |back: usize| ply.checked_sub(back).and_then(|p| self.frames[p].played);
+        [at(1), at(2)]
+    }
+
+    fn is_draw(&self, pos: &Chess) -> bool {
+        if pos.halfmoves() >= 100 && !(pos.is_check() && pos.legal_moves().is_empty()) {
+            return true;
+        }
+        if pos.board().occupied().count() <= 4 && pos.is_insufficient_material() {
+            return true;
+        }
+        self.is_repetition(pos.halfmoves() as usize)
+    }
+
+    /// A repetition inside the search is a draw at once; one that reaches
+    /// back before the root needs two earlier occurrences.
+    fn is_repetition(&self, halfmoves: usize) -> bool {
+        let current = self.keys.len() - 1;
+        let key = self.keys[current];
+        let oldest = current.saturating_sub(halfmoves);
+        let mut seen_before_root = 0;
+        let mut i = current;
+        while i >= oldest + 2 {
+            i -= 2;
+            if self.keys[i] == key {
+                if i > self.root_index {
+                    return true;
+                }
+                seen_before_root += 1;
+                if seen_before_root >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn make(&mut self, pos: &Chess, key: u64, m: Move, ply: usize) -> (Chess, u64) {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let child_key = key_after(pos, key, m, &child);
+        self.frames[ply].played = Some(PieceTo::new(pos.turn(), m));
+        self.frames[ply].null_move = false;
+        self.keys.push(child_key);
+        (child, child_key)
+    }
+
+    fn unmake(&mut self) {
+        self.keys.pop();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv.clear(ply);
+        if depth <= 0 {
+            return self.quiescence(pos, key, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+        let in_check = pos.is_check();
+
+        if !root {
+            if self.is_draw(pos) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { DRAW } else { evaluate(pos) };
+            }
+            // Mate distance pruning: no line here can beat a shorter mate.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let excluded = self.frames[ply].excluded;
+        let tt_entry = if excluded.is_none() {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        let tt_move = tt_entry.map_or(PackedMove::NONE, |e| e.mv);
+        let tt_score = tt_entry.map(|e| score_from_tt(e.score, ply));
+        if let (Some(e), Some(s)) = (tt_entry, tt_score)
+            && !pv_node
+            && e.depth >= depth
+            && bound_allows(e.bound, s, alpha, beta)
+        {
+            return s;
+        }
+
+        let raw_eval = if in_check {
+            EVAL_NONE
+        } else {
+            match tt_entry {
+                Some(e) if e.eval != EVAL_NONE => e.eval,
+                _ => evaluate(pos),
+            }
+        };
+        let mut eval = raw_eval;
+        if let (Some(e), Some(s)) = (tt_entry, tt_score)
+            && !in_check
+            && (e.bound == Bound::Exact
+                || (e.bound == Bound::Lower && s > eval)
+                || (e.bound == Bound::Upper && s < eval))
+        {
+            eval = s;
+        }
+        self.frames[ply].static_eval = raw_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.frames[ply - 2].static_eval != EVAL_NONE
+            && raw_eval > self.frames[ply - 2].static_eval;
+        if ply + 2 < self.frames.len() {
+            self.frames[ply + 2].killers = [None; 2];
+        }
+
+        if !pv_node && !in_check && excluded.is_none() {
+            // Reverse futility: far above beta, a quiet move will not fall below it.
+            let margin = RFP_MARGIN * (depth - i32::from(improving));
+            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval < MATE_BOUND {
+                return eval;
+            }
+            // Razoring: hopeless positions only get a quiescence look.
+            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+                let q = self.quiescence(pos, key, alpha, alpha + 1, ply);
+                if q <= alpha {
+                    return q;
+                }
+            }
+            if let Some(score) = self.try_null_move(pos, depth, eval, beta, ply, cut_node) {
+                return score;
+            }
+        }
+
+        // Internal iterative reduction: without a hash move the ordering
+        // here is poor, so spend less.
+        if depth >= IIR_MIN_DEPTH && tt_move.is_none() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let prev = self.previous_moves(ply);
+        let killers = self.frames[ply].killers;
+        let mut picker =
+            MovePicker::main(pos, pos.legal_moves(), tt_move, killers, prev, self.history);
+        let lmr = lmr_table();
+        let mut best_score = -INFINITY;
+        let mut best_move: Option<Move> = None;
+        let mut move_count = 0usize;
+        let mut skip_quiets = false;
+        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut quiet_count = 0;
+        let mut noisy_tried: [Option<Move>; 32] = [None; 32];
+        let mut noisy_count = 0;
+
+        while let Some((m, order_score)) = picker.pick() {
+            if Some(m) == excluded || (root && self.root_excluded.contains(&m)) {
+                continue;
+            }
+            let quiet = is_quiet(m);
+            if quiet && skip_quiets {
+                continue;
+            }
+            move_count += 1;
+
+            if !root && best_score > -MATE_BOUND {
+                if quiet {
+                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(improving));
+                    if move_count as i32 > lmp_limit {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if !in_check
+                        && depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if depth <= HISTORY_PRUNE_MAX_DEPTH
+                        && order_score < -HISTORY_PRUNE_MARGIN * depth
+                        && order_score > -100_000_000
+                    {
+                        continue;
+                    }
+                    if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth) {
+                        continue;
+                    }
+                } else if depth <= SEE_PRUNE_MAX_DEPTH
+                    && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth * depth)
+                {
+                    continue;
+                }
+            }
+
+            let mut extension = 0;
+            if let (Some(e), Some(s)) = (tt_entry, tt_score)
+                && !root
+                && depth >= SINGULAR_MIN_DEPTH
+                && tt_move.matches(m)
+                && e.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+                && matches!(e.bound, Bound::Lower | Bound::Exact)
+                && s.abs() < MATE_BOUND
+            {
+                let singular_beta = s - 2 * depth;
+                self.frames[ply].excluded = Some(m);
+                let v = self.negamax(
+                    pos,
+                    key,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    cut_node,
+                );
+                self.frames[ply].excluded = None;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    extension = if !pv_node && v < singular_beta - SINGULAR_DOUBLE_MARGIN {
+                        2
+                    } else {
+                        1
+                    };
+                } else if singular_beta >= beta {
+                    // Multi-cut: even without the hash move this node fails high.
+                    return singular_beta;
+                } else if s >= beta {
+                    extension = -1;
+                }
+            }
+
+            let (child, child_key) = self.make(pos, key, m, ply);
+            let gives_check = child.is_check();
+            if extension == 0 && gives_check {
+                extension = 1;
+            }
+            // Never extend past the ply budget.
+            if ply + depth as usize + 8 >= MAX_PLY {
+                extension = extension.min(0);
+            }
+            let new_depth = depth - 1 + extension;
+
+            let score = if move_count == 1 {
+                -self.negamax(
+                    &child,
+                    child_key,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                )
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH && (quiet || is_bad_noisy(order_score)) {
+                    reduction = lmr[(depth as usize).min(63)][move_count.min(63)];
+                    reduction += i32::from(!pv_node);
+                    reduction += i32::from(cut_node);
+                    reduction -= i32::from(improving);
+                    reduction -= i32::from(gives_check);
+                    if quiet {
+                        reduction -= order_score
+                            .clamp(-2 * LMR_HISTORY_DIVISOR, 2 * LMR_HISTORY_DIVISOR)
+                            / LMR_HISTORY_DIVISOR;
+                    }
+                    reduction = reduction.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut s = -self.negamax(
+                    &child,
+                    child_key,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                );
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(
+                        &child,
+                        child_key,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, false);
+                }
+                s
+            };
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.pv.update(ply, m);
+                    }
+                    if score >= beta {
+                        self.reward_cutoff(
+                            pos,
+                            m,
+                            depth,
+                            ply,
+                            &quiets_tried[..quiet_count],
+                            &noisy_tried[..noisy_count],
+                        );
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet {
+                if quiet_count < quiets_tried.len() {
+                    quiets_tried[quiet_count] = Some(m);
+                    quiet_count += 1;
+                }
+            } else if noisy_count < noisy_tried.len() {
+                noisy_tried[noisy_count] = Some(m);
+                noisy_count += 1;
+            }
+        }
+
+        if move_count == 0 {
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                -MATE + ply as i32
+            } else if picker.is_empty() {
+                DRAW
+            } else {
+                // Every legal move was excluded at the root by searchmoves
+                // or MultiPV: nothing left to say about this line.
+                -INFINITY
+            };
+        }
+
+        if excluded.is_none() && (!root || self.root_excluded.is_empty()) {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if pv_node && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                TtEntry {
+                    mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
+                    score: score_to_tt(best_score, ply),
+                    eval: raw_eval,
+                    depth,
+                    bound,
+                },
+            );
+        }
+        best_score
+    }
+
+    fn try_null_move(
+        &mut self,
+        pos: &Chess,
+        depth: i32,
+        eval: i32,
+        beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let after_null = ply > 0 && self.frames[ply - 1].null_move;
+        if depth < NMP_MIN_DEPTH
+            || eval < beta
+            || after_null
+            || !has_non_pawn_material(pos)
+            || beta <= -MATE_BOUND
+        {
+            return None;
+        }
+        let reduction = NMP_BASE_REDUCTION
+            + depth / NMP_DEPTH_DIVISOR
+            + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+        let null = pos.clone().swap_turn().ok()?;
+        let null_key = full_key(&null);
+        self.frames[ply].played = None;
+        self.frames[ply].null_move = true;
+        self.keys.push(null_key);
+        let score = -self.negamax(
+            &null,
+            null_key,
+            depth - reduction,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            !cut_node,
+        );
+        self.keys.pop();
+        self.frames[ply].null_move = false;
+        if self.stopped {
+            return None;
+        }
+        (score >= beta).then_some(if score >= MATE_BOUND { beta } else { score })
+    }
+
+    fn reward_cutoff(
+        &mut self,
+        pos: &Chess,
+        m: Move,
+        depth: i32,
+        ply: usize,
+        quiets: &[Option<Move>],
+        noisy: &[Option<Move>],
+    ) {
+        let b = bonus(depth);
+        let color = pos.turn();
+        let prev = self.previous_moves(ply);
+        if is_quiet(m) {
+            let frame = &mut self.frames[ply];
+            if frame.killers[0] != Some(m) {
+                frame.killers[1] = frame.killers[0];
+                frame.killers[0] = Some(m);
+            }
+            self.history.set_countermove(prev[0], m);
+            self.history.update_quiet(color, m, prev, b);
+            for q in quiets.iter().flatten() {
+                self.history.update_quiet(color, *q, prev, -b);
+            }
+        } else if let Some(c) = captured_role(m) {
+            self.history.update_capture(color, m, c, b);
+        }
+        for n in noisy.iter().flatten() {
+            if let Some(c) = captured_role(*n) {
+                self.history.update_capture(color, *n, c, -b);
+            }
+        }
+    }
+
+    pub(super) fn quiescence(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv.clear(ply);
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { evaluate(pos) };
+        }
+        if pos.halfmoves() >= 100 && !in_check {
+            return DRAW;
+        }
+
+        let tt_entry = self.tt.probe(key);
+        if let Some(e) = tt_entry {
+            let s = score_from_tt(e.score, ply);
+            if bound_allows(e.bound, s, alpha, beta) && beta - alpha == 1 {
+                return s;
+            }
+        }
+
+        let raw_eval;
+        let mut best_score;
+        if in_check {
+            raw_eval = EVAL_NONE;
+            best_score = -INFINITY;
+        } else {
+            raw_eval = match tt_entry {
+                Some(e) if e.eval != EVAL_NONE => e.eval,
+                _ => evaluate(pos),
+            };
+            best_score = raw_eval;
+            if let Some(e) = tt_entry {
+                let s = score_from_tt(e.score, ply);
+                if (e.bound == Bound::Lower && s > best_score)
+                    || (e.bound == Bound::Upper && s < best_score)
+                {
+                    best_score = s;
+                }
+            }
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        if !in_check {
+            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+        }
+        let tt_move = tt_entry.map_or(PackedMove::NONE, |e| e.mv);
+        let mut picker = MovePicker::noisy(moves, tt_move);
+        let mut best_move = None;
+        while let Some((m, _)) = picker.pick() {
+            if !in_check && best_score > -MATE_BOUND {
+                let gain = captured_role(m).map_or(0, value);
+                if m.promotion().is_none() && raw_eval + gain + QS_DELTA_MARGIN <= alpha {
+                    best_score = best_score.max(raw_eval + gain + QS_DELTA_MARGIN);
+                    continue;
+                }
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = key_after(pos, key, m, &child);
+            let score = -self.quiescence(&child, child_key, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
+                score: score_to_tt(best_score, ply),
+                eval: raw_eval,
+                depth: 0,
+                bound,
+            },
+        );
+        best_score
+    }
+}

@@ -1,0 +1,131 @@
+//! Time management: a soft limit for starting another iteration, scaled by
+//! how settled the search is, and a hard limit it never passes.
+
+use shakmaty::Color;
+
+use super::limits::{Limits, SearchControl};
+
+/// Moves we plan for when the GUI gives no `movestogo`.
+const DEFAULT_MOVES_TO_GO: u64 = 26;
+/// Never plan to use more than this share of the clock on one move.
+const HARD_SHARE_NUM: u64 = 1;
+const HARD_SHARE_DEN: u64 = 3;
+const HARD_PER_SOFT: u64 = 4;
+
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    soft_ms: Option<u64>,
+    hard_ms: Option<u64>,
+}
+
+impl TimeManager {
+    pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> Self {
+        if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(overhead_ms).max(1);
+            return TimeManager {
+                soft_ms: Some(t),
+                hard_ms: Some(t),
+            };
+        }
+        let (time, inc) = match side {
+            Color::White => (limits.wtime, limits.winc),
+            Color::Black => (limits.btime, limits.binc),
+        };
+        let Some(time) = time else {
+            return TimeManager {
+                soft_ms: None,
+                hard_ms: None,
+            };
+        };
+        let inc = inc.unwrap_or(0);
+        let available = time.saturating_sub(overhead_ms).max(1);
+        let mtg = limits
+            .movestogo
+            .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m).clamp(1, 50));
+        let (soft, hard) = if mtg == 1 {
+            let hard = available * 4 / 5;
+            (hard / 2, hard)
+        } else {
+            let soft = available / mtg + inc * 3 / 4;
+            let hard = (soft * HARD_PER_SOFT).min(available * HARD_SHARE_NUM / HARD_SHARE_DEN);
+            (soft.min(hard), hard)
+        };
+        TimeManager {
+            soft_ms: Some(soft.max(1)),
+            hard_ms: Some(hard.max(1)),
+        }
+    }
+
+    /// True when the hard limit has passed (never while pondering).
+    pub fn hard_expired(&self, ctl: &SearchControl) -> bool {
+        match self.hard_ms {
+            Some(hard) if !ctl.is_pondering() => ctl.clock_elapsed_ms() >= hard,
+            _ => false,
+        }
+    }
+
+    /// True when another iteration is not worth starting; `scale` (in
+    /// percent) grows with instability of the best move and score drops.
+    pub fn soft_expired(&self, ctl: &SearchControl, scale_percent: u64) -> bool {
+        match self.soft_ms {
+            Some(soft) if !ctl.is_pondering() => {
+                ctl.clock_elapsed_ms() >= soft * scale_percent / 100
+            }
+            _ => false,
+        }
+    }
+
+    pub fn soft_ms(&self) -> Option<u64> {
+        self.soft_ms
+    }
+
+    pub fn hard_ms(&self) -> Option<u64> {
+        self.hard_ms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(time: u64, inc: u64) -> Limits {
+        Limits {
+            wtime: Some(time),
+            btime: Some(time),
+            winc: Some(inc),
+            binc: Some(inc),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn bullet_clock_leaves_a_reserve() {
+        let tm = TimeManager::new(&clock(1000, 10), Color::White, 10);
+        let hard = tm.hard_ms().unwrap();
+        assert!(hard <= 330, "{hard}");
+        assert!(tm.soft_ms().unwrap() <= hard);
+    }
+
+    #[test]
+    fn nearly_flagged_clock_still_gets_a_positive_budget() {
+        let tm = TimeManager::new(&clock(5, 0), Color::Black, 10);
+        assert!(tm.hard_ms().unwrap() >= 1);
+        assert!(tm.hard_ms().unwrap() <= 5);
+    }
+
+    #[test]
+    fn movetime_is_respected() {
+        let limits = Limits {
+            movetime: Some(500),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Color::White, 20);
+        assert_eq!(tm.hard_ms(), Some(480));
+    }
+
+    #[test]
+    fn no_clock_means_no_limit() {
+        let tm = TimeManager::new(&Limits::depth(5), Color::White, 10);
+        assert_eq!(tm.hard_ms(), None);
+    }
+}
