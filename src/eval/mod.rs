@@ -176,8 +176,8 @@ fn square_value(role: Role, sq: Square) -> S {
 
 fn psqt(board: &Board, color: Color) -> S {
     let mut s = S::ZERO;
-    for sq in board.by_color(color) {
-        if let Some(role) = board.role_at(sq) {
+    for role in Role::ALL {
+        for sq in board.by_role(role) & board.by_color(color) {
             s += MATERIAL[role as usize - 1] + square_value(role, relative(color, sq));
         }
     }

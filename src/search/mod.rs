@@ -164,6 +164,8 @@ pub struct Searcher<'a> {
     frames: Vec<Frame>,
     pv: PvTable,
     root_excluded: Vec<Move>,
+    /// One move-ordering buffer per ply, reused from node to node.
+    move_buffers: Vec<Vec<(Move, i32)>>,
 }
 
 impl<'a> Searcher<'a> {
@@ -192,6 +194,7 @@ impl<'a> Searcher<'a> {
             frames: vec![Frame::default(); MAX_PLY + 4],
             pv: PvTable::new(),
             root_excluded: Vec::new(),
+            move_buffers: vec![Vec::with_capacity(64); MAX_PLY + 4],
         }
     }
 

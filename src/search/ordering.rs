@@ -19,31 +19,37 @@ pub fn is_bad_noisy(score: i32) -> bool {
     score < -100_000_000
 }
 
+/// Scored moves in a buffer the caller lends, so that no node allocates.
 pub struct MovePicker {
-    moves: MoveList,
-    scores: [i32; 256],
+    scored: Vec<(Move, i32)>,
     next: usize,
 }
 
 impl MovePicker {
-    fn with_scores(moves: MoveList, mut score: impl FnMut(Move) -> i32) -> Self {
-        let mut scores = [0; 256];
-        for (s, m) in scores.iter_mut().zip(moves.iter()) {
-            *s = score(*m);
-        }
+    fn with_scores(
+        moves: MoveList,
+        mut buffer: Vec<(Move, i32)>,
+        mut score: impl FnMut(Move) -> i32,
+    ) -> Self {
+        buffer.clear();
+        buffer.extend(moves.into_iter().map(|m| (m, score(m))));
         MovePicker {
-            moves,
-            scores,
+            scored: buffer,
             next: 0,
         }
     }
 
+    /// Gives the buffer back for the next node.
+    pub fn into_buffer(self) -> Vec<(Move, i32)> {
+        self.scored
+    }
+
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.scored.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.scored.is_empty()
     }
 
     /// Ordering for the main search.
@@ -54,10 +60,11 @@ impl MovePicker {
         killers: [Option<Move>; 2],
         prev: [Option<PieceTo>; 2],
         history: &History,
+        buffer: Vec<(Move, i32)>,
     ) -> Self {
         let counter = history.countermove(prev[0]);
         let color = pos.turn();
-        Self::with_scores(moves, |m| {
+        Self::with_scores(moves, buffer, |m| {
             if tt_move.matches(m) {
                 TT_MOVE
             } else if m.is_capture() || m.is_promotion() {
@@ -75,8 +82,8 @@ impl MovePicker {
     }
 
     /// Ordering for quiescence: most valuable victim, least valuable attacker.
-    pub fn noisy(moves: MoveList, tt_move: PackedMove) -> Self {
-        Self::with_scores(moves, |m| {
+    pub fn noisy(moves: MoveList, tt_move: PackedMove, buffer: Vec<(Move, i32)>) -> Self {
+        Self::with_scores(moves, buffer, |m| {
             if tt_move.matches(m) {
                 TT_MOVE
             } else {
@@ -86,20 +93,15 @@ impl MovePicker {
     }
 
     pub fn pick(&mut self) -> Option<(Move, i32)> {
-        if self.next >= self.moves.len() {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..self.moves.len() {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let picked = (self.moves[self.next], self.scores[self.next]);
+        let rest = self.scored.get(self.next..)?;
+        let best = rest
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, (_, s))| (*s, std::cmp::Reverse(*i)))?
+            .0;
+        self.scored.swap(self.next, self.next + best);
         self.next += 1;
-        Some(picked)
+        Some(self.scored[self.next - 1])
     }
 }
 

@@ -213,8 +213,16 @@ impl Searcher<'_> {
 
         let prev = self.previous_moves(ply);
         let killers = self.frames[ply].killers;
-        let mut picker =
-            MovePicker::main(pos, pos.legal_moves(), tt_move, killers, prev, self.history);
+        let buffer = std::mem::take(&mut self.move_buffers[ply]);
+        let mut picker = MovePicker::main(
+            pos,
+            pos.legal_moves(),
+            tt_move,
+            killers,
+            prev,
+            self.history,
+            buffer,
+        );
         let lmr = lmr_table();
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -401,12 +409,14 @@ impl Searcher<'_> {
             }
         }
 
+        let no_legal_moves = picker.is_empty();
+        self.move_buffers[ply] = picker.into_buffer();
         if move_count == 0 {
             return if excluded.is_some() {
                 alpha
             } else if in_check {
                 -MATE + ply as i32
-            } else if picker.is_empty() {
+            } else if no_legal_moves {
                 DRAW
             } else {
                 // Every legal move was excluded at the root by searchmoves
@@ -577,7 +587,8 @@ impl Searcher<'_> {
             moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         }
         let tt_move = tt_entry.map_or(PackedMove::NONE, |e| e.mv);
-        let mut picker = MovePicker::noisy(moves, tt_move);
+        let buffer = std::mem::take(&mut self.move_buffers[ply]);
+        let mut picker = MovePicker::noisy(moves, tt_move, buffer);
         let mut best_move = None;
         while let Some((m, _)) = picker.pick() {
             if !in_check && best_score > -MATE_BOUND {
@@ -609,6 +620,7 @@ impl Searcher<'_> {
             }
         }
 
+        self.move_buffers[ply] = picker.into_buffer();
         let bound = if best_score >= beta {
             Bound::Lower
         } else {
