@@ -81,15 +81,14 @@ fn win_at_chess_slice() {
     let mut solved = 0;
     for case in slice {
         tt.clear();
-        let (ok, _) = epd::solve(
-            case,
-            std::time::Duration::from_millis(200),
-            &tt,
-            &mut History::default(),
-        );
+        let limits = Limits {
+            nodes: Some(300_000),
+            ..Limits::default()
+        };
+        let (ok, _) = epd::solve_with(case, &limits, &tt, &mut History::default());
         solved += usize::from(ok);
     }
-    assert!(solved >= 25, "solved {solved}/30 at 200 ms");
+    assert!(solved >= 25, "solved {solved}/30 at 300k nodes");
 }
 
 fn bench_signature(depth: &str) -> (u64, String) {

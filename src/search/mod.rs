@@ -194,7 +194,7 @@ impl<'a> Searcher<'a> {
             frames: vec![Frame::default(); MAX_PLY + 4],
             pv: PvTable::new(),
             root_excluded: Vec::new(),
-            move_buffers: vec![Vec::with_capacity(64); MAX_PLY + 4],
+            move_buffers: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(64)).collect(),
         }
     }
 

@@ -99,11 +99,21 @@ pub fn solve(
         movetime: Some(movetime.as_millis() as u64),
         ..Limits::default()
     };
+    solve_with(case, &limits, tt, history)
+}
+
+/// Searches one case to any limits and says whether it found the move.
+pub fn solve_with(
+    case: &EpdCase,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    history: &mut History,
+) -> (bool, Option<Move>) {
     let options = SearchOptions {
         move_overhead_ms: 0,
         ..SearchOptions::default()
     };
-    let result = search_position(&case.position, &limits, &options, tt, history, &mut |_| {});
+    let result = search_position(&case.position, limits, &options, tt, history, &mut |_| {});
     let solved = result.best.is_some_and(|m| case.is_solved_by(m));
     (solved, result.best)
 }
