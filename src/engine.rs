@@ -210,6 +210,30 @@ impl Engine {
         }
     }
 
+    /// Runs perft on the search thread so that `isready` and `stop` are
+    /// still answered; `done` gets the counts, or None if it was stopped.
+    pub fn perft(&mut self, depth: u32, done: Box<dyn FnOnce(Option<Vec<(Move, u64)>>) + Send>) {
+        self.stop();
+        let ctl = Arc::new(SearchControl::new(false));
+        let thread_ctl = Arc::clone(&ctl);
+        let history = self.history.take().unwrap_or_default();
+        let board = self.position.board().clone();
+        let spawned = std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || {
+                let stopped = || thread_ctl.is_stopped();
+                done(crate::tools::perft::divide_until(&board, depth, &stopped));
+                history
+            });
+        match spawned {
+            Ok(handle) => self.running = Some(RunningSearch { ctl, handle }),
+            Err(e) => {
+                log::error!("cannot start the perft thread: {e}");
+                self.history = Some(Box::default());
+            }
+        }
+    }
+
     /// Stops the running search (if any) and waits for its best move.
     pub fn stop(&mut self) {
         if let Some(r) = &self.running {

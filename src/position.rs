@@ -72,10 +72,10 @@ impl Position {
         let board = fen
             .into_position::<Chess>(CastlingMode::Chess960)
             // Harmless oddities: castling rights or an en passant square
-            // that cannot be used, more pieces than a game can produce.
+            // that cannot be used. Too much material stays an error: move
+            // lists are sized for what a real game can reach.
             .or_else(|e| e.ignore_invalid_castling_rights())
             .or_else(|e| e.ignore_invalid_ep_square())
-            .or_else(|e| e.ignore_too_much_material())
             .or_else(|e| e.ignore_impossible_check())
             .map_err(|e| e.kinds())
             .map_err(|kinds| PositionError::IllegalPosition {

@@ -21,17 +21,46 @@ pub fn perft(pos: &Chess, depth: u32) -> u64 {
 
 /// Node counts below each root move, in move generation order.
 pub fn divide(pos: &Chess, depth: u32) -> Vec<(Move, u64)> {
+    divide_until(pos, depth, &|| false).unwrap_or_default()
+}
+
+/// Like `divide`, but gives up (None) once `stopped` says so; it is asked
+/// every few thousand nodes, so a deep perft can be interrupted.
+pub fn divide_until(
+    pos: &Chess,
+    depth: u32,
+    stopped: &dyn Fn() -> bool,
+) -> Option<Vec<(Move, u64)>> {
     if depth == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     pos.legal_moves()
         .iter()
         .map(|m| {
             let mut child = pos.clone();
             child.play_unchecked(*m);
-            (*m, perft(&child, depth - 1))
+            perft_until(&child, depth - 1, stopped).map(|n| (*m, n))
         })
         .collect()
+}
+
+fn perft_until(pos: &Chess, depth: u32, stopped: &dyn Fn() -> bool) -> Option<u64> {
+    // Below this depth a subtree takes well under a millisecond.
+    const CHECK_ABOVE: u32 = 3;
+    if depth <= CHECK_ABOVE {
+        return Some(perft(pos, depth));
+    }
+    if stopped() {
+        return None;
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(*m);
+            perft_until(&child, depth - 1, stopped)
+        })
+        .sum()
 }
 
 /// One line of a perft EPD suite: a FEN and the expected count per depth.

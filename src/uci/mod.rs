@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex};
 use crate::engine::{Engine, Reporter};
 use crate::eval;
 use crate::search::{Limits, SearchEvent};
-use crate::tools::perft;
 use options::{OptionChange, parse_option};
 use parse::{Command, GoParams, PositionSpec, parse};
 
@@ -200,12 +199,14 @@ impl UciSession {
 
     fn go(&mut self, go: GoParams) {
         if let Some(depth) = go.perft {
-            self.engine.stop();
-            let pos = self.engine.position().board();
-            let divide = perft::divide(pos, depth);
-            send(
-                &self.out,
-                &output::perft(&divide, self.engine.castling_mode()),
+            let out = Arc::clone(&self.out);
+            let mode = self.engine.castling_mode();
+            self.engine.perft(
+                depth,
+                Box::new(move |counts| match counts {
+                    Some(divide) => send(&out, &output::perft(&divide, mode)),
+                    None => send_one(&out, output::info_string("perft stopped")),
+                }),
             );
             return;
         }
