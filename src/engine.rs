@@ -14,6 +14,9 @@ use crate::tt::{DEFAULT_HASH_MB, TranspositionTable, TtError};
 /// Receives a search's events on the search thread.
 pub type Reporter = Box<dyn FnMut(SearchEvent) + Send>;
 
+/// Receives perft's counts per root move, or None if it was stopped.
+pub type PerftDone = Box<dyn FnOnce(Option<Vec<(Move, u64)>>) + Send>;
+
 struct RunningSearch {
     ctl: Arc<SearchControl>,
     handle: JoinHandle<Box<History>>,
@@ -212,7 +215,7 @@ impl Engine {
 
     /// Runs perft on the search thread so that `isready` and `stop` are
     /// still answered; `done` gets the counts, or None if it was stopped.
-    pub fn perft(&mut self, depth: u32, done: Box<dyn FnOnce(Option<Vec<(Move, u64)>>) + Send>) {
+    pub fn perft(&mut self, depth: u32, done: PerftDone) {
         self.stop();
         let ctl = Arc::new(SearchControl::new(false));
         let thread_ctl = Arc::clone(&ctl);

@@ -51,6 +51,8 @@ impl Default for SearchOptions {
     }
 }
 
+const NO_PONDERHIT: u64 = u64::MAX;
+
 /// Shared between the UCI thread and one search: stop, and ponder state.
 #[derive(Debug)]
 pub struct SearchControl {
@@ -66,7 +68,7 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
-            ponderhit_ms: AtomicU64::new(0),
+            ponderhit_ms: AtomicU64::new(NO_PONDERHIT),
             started: Instant::now(),
         }
     }
@@ -97,7 +99,32 @@ impl SearchControl {
     /// Milliseconds of our own clock used so far: time spent pondering
     /// before `ponderhit` is the opponent's.
     pub fn clock_elapsed_ms(&self) -> u64 {
-        let total = self.started.elapsed().as_millis() as u64;
-        total.saturating_sub(self.ponderhit_ms.load(Ordering::Acquire))
+        let total = self.total_elapsed_ms();
+        match self.ponderhit_ms.load(Ordering::Acquire) {
+            NO_PONDERHIT => total,
+            hit => total.saturating_sub(hit),
+        }
+    }
+
+    /// Milliseconds since `go`, pondering included.
+    pub fn total_elapsed_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// How long the search has been thinking about this move when judging
+    /// whether it has thought enough: after a `ponderhit` the time spent
+    /// pondering counts, since that search is already as deep as a normal
+    /// one would be (only the hard limit runs on our own clock).
+    pub fn thinking_ms(&self) -> u64 {
+        if self.ponderhit_ms.load(Ordering::Acquire) == NO_PONDERHIT {
+            self.clock_elapsed_ms()
+        } else {
+            self.total_elapsed_ms()
+        }
+    }
+
+    /// True once a ponder search has been converted by `ponderhit`.
+    pub fn was_ponderhit(&self) -> bool {
+        self.ponderhit_ms.load(Ordering::Acquire) != NO_PONDERHIT
     }
 }

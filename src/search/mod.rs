@@ -269,32 +269,38 @@ impl<'a> Searcher<'a> {
         let mut prev_scores = vec![0; lines];
         let mut stability = 0u64;
         let mut last_score: Option<i32> = None;
-        #[allow(clippy::needless_range_loop)]
         for depth in 1..=max_depth {
             self.root_excluded = legal_complement(board, allowed);
             let base_excluded = self.root_excluded.len();
-            for line in 0..lines {
+            // Each line is searched without the first moves of the lines
+            // before it; the finished set is reported best first.
+            let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
+            for (line, &prev) in prev_scores.iter().enumerate() {
                 self.seldepth = 0;
                 let Some((score, pv)) =
-                    self.aspiration(board, key, depth as i32, prev_scores[line], line, report)
+                    self.aspiration(board, key, depth as i32, prev, line, report)
                 else {
                     break;
                 };
-                prev_scores[line] = score;
                 let Some(&first) = pv.first() else { break };
-                if line == 0 {
-                    if result.best != Some(first) {
-                        stability = 0;
-                    } else {
-                        stability += 1;
-                    }
-                    result.best = Some(first);
-                    result.score = score;
-                    result.depth = depth;
-                    *best_line = pv.clone();
-                }
                 self.root_excluded.push(first);
-                self.emit(depth, line, score, Bound::Exact, pv, report);
+                found.push((score, pv));
+            }
+            found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+            for (line, (score, pv)) in found.iter().enumerate() {
+                prev_scores[line] = *score;
+                self.emit(depth, line, *score, Bound::Exact, pv.clone(), report);
+            }
+            if let Some((score, pv)) = found.first() {
+                if result.best == pv.first().copied() {
+                    stability += 1;
+                } else {
+                    stability = 0;
+                }
+                result.best = pv.first().copied();
+                result.score = *score;
+                result.depth = depth;
+                *best_line = pv.clone();
             }
             self.root_excluded.truncate(base_excluded);
             if self.stopped {

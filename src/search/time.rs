@@ -28,8 +28,8 @@ impl TimeManager {
             };
         }
         let (time, inc) = match side {
-            Color::White => (limits.wtime, limits.winc),
-            Color::Black => (limits.btime, limits.binc),
+            Color::White => (limits.wtime.or(limits.btime), limits.winc),
+            Color::Black => (limits.btime.or(limits.wtime), limits.binc),
         };
         let Some(time) = time else {
             return TimeManager {
@@ -56,21 +56,28 @@ impl TimeManager {
         }
     }
 
-    /// True when the hard limit has passed (never while pondering).
+    /// True when the search must stop now: the hard limit has passed on
+    /// our clock, or after a `ponderhit` the pondering alone already took
+    /// the soft limit. Never while still pondering.
     pub fn hard_expired(&self, ctl: &SearchControl) -> bool {
-        match self.hard_ms {
-            Some(hard) if !ctl.is_pondering() => ctl.clock_elapsed_ms() >= hard,
-            _ => false,
+        if ctl.is_pondering() {
+            return false;
         }
+        let past_hard = self
+            .hard_ms
+            .is_some_and(|hard| ctl.clock_elapsed_ms() >= hard);
+        let pondered_enough = ctl.was_ponderhit()
+            && self
+                .soft_ms
+                .is_some_and(|soft| ctl.total_elapsed_ms() >= soft);
+        past_hard || pondered_enough
     }
 
     /// True when another iteration is not worth starting; `scale` (in
     /// percent) grows with instability of the best move and score drops.
     pub fn soft_expired(&self, ctl: &SearchControl, scale_percent: u64) -> bool {
         match self.soft_ms {
-            Some(soft) if !ctl.is_pondering() => {
-                ctl.clock_elapsed_ms() >= soft * scale_percent / 100
-            }
+            Some(soft) if !ctl.is_pondering() => ctl.thinking_ms() >= soft * scale_percent / 100,
             _ => false,
         }
     }
@@ -121,6 +128,16 @@ mod tests {
         };
         let tm = TimeManager::new(&limits, Color::White, 20);
         assert_eq!(tm.hard_ms(), Some(480));
+    }
+
+    #[test]
+    fn missing_own_clock_falls_back_to_the_other() {
+        let limits = Limits {
+            wtime: Some(3000),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Color::Black, 10);
+        assert!(tm.hard_ms().is_some_and(|h| h <= 1000));
     }
 
     #[test]
