@@ -93,15 +93,20 @@ impl MovePicker {
     }
 
     pub fn pick(&mut self) -> Option<(Move, i32)> {
-        let rest = self.scored.get(self.next..)?;
-        let best = rest
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, (_, s))| (*s, std::cmp::Reverse(*i)))?
-            .0;
-        self.scored.swap(self.next, self.next + best);
+        let start = self.next;
+        let first = *self.scored.get(start)?;
+        // The first of equal scores wins, so ties keep generation order.
+        let mut best = start;
+        let mut best_score = first.1;
+        for (i, &(_, s)) in self.scored.iter().enumerate().skip(start + 1) {
+            if s > best_score {
+                best = i;
+                best_score = s;
+            }
+        }
+        self.scored.swap(start, best);
         self.next += 1;
-        Some(self.scored[self.next - 1])
+        Some(self.scored[start])
     }
 }
 

@@ -95,6 +95,7 @@ impl Searcher<'_> {
         let mut child = pos.clone();
         child.play_unchecked(m);
         let child_key = key_after(pos, key, m, &child);
+        self.tt.prefetch(child_key);
         self.frames[ply].played = Some(PieceTo::new(pos.turn(), m));
         self.frames[ply].null_move = false;
         self.keys.push(child_key);
