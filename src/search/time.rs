@@ -47,11 +47,13 @@ impl TimeManager {
             .movestogo
             .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m).clamp(1, 50));
         let (soft, hard) = if mtg == 1 {
-            let hard = available * 4 / 5;
+            let hard = available / 5 * 4;
             (hard / 2, hard)
         } else {
-            let soft = available / mtg + inc * 3 / 4;
-            let hard = (soft * HARD_PER_SOFT).min(available * HARD_SHARE_NUM / HARD_SHARE_DEN);
+            let soft = (available / mtg).saturating_add(inc / 4 * 3);
+            let hard = soft
+                .saturating_mul(HARD_PER_SOFT)
+                .min(available / HARD_SHARE_DEN * HARD_SHARE_NUM);
             (soft.min(hard), hard)
         };
         TimeManager {
@@ -82,7 +84,11 @@ impl TimeManager {
     pub fn soft_expired(&self, ctl: &SearchControl, scale_percent: u64) -> bool {
         match self.soft_ms {
             Some(soft) if !ctl.is_pondering() => {
-                ctl.thinking_ms() >= soft * scale_percent * START_NEXT_ITERATION_PERCENT / 10_000
+                let budget = u128::from(soft)
+                    * u128::from(scale_percent)
+                    * u128::from(START_NEXT_ITERATION_PERCENT)
+                    / 10_000;
+                u128::from(ctl.thinking_ms()) >= budget
             }
             _ => false,
         }
@@ -144,6 +150,16 @@ mod tests {
         };
         let tm = TimeManager::new(&limits, Color::Black, 10);
         assert!(tm.hard_ms().is_some_and(|h| h <= 1000));
+    }
+
+    #[test]
+    fn huge_clocks_do_not_overflow() {
+        let mut limits = clock(u64::MAX / 2, u64::MAX / 2);
+        limits.movestogo = Some(1);
+        let tm = TimeManager::new(&limits, Color::White, 10);
+        assert!(tm.hard_ms().unwrap() > 1_000_000_000);
+        let tm = TimeManager::new(&clock(u64::MAX / 2, u64::MAX / 2), Color::White, 10);
+        assert!(tm.soft_ms().unwrap() > 1_000_000_000);
     }
 
     #[test]

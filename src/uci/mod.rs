@@ -15,6 +15,9 @@ use crate::search::{Limits, SearchEvent};
 use options::{OptionChange, parse_option};
 use parse::{Command, GoParams, PositionSpec, parse};
 
+/// Deeper perfts could not finish anyway and would only exhaust the stack.
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
 /// Longest line we read; anything longer is refused whole.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
@@ -40,7 +43,7 @@ fn send_one(out: &Output, line: impl Into<String>) {
 
 /// Reports a problem with the input: one `info string` and a log line.
 fn complain(out: &Output, message: &str) {
-    log::warn!("{message}");
+    log::warn!("{}", message.chars().take(1000).collect::<String>());
     send_one(out, output::info_string(&format!("error: {message}")));
 }
 
@@ -199,6 +202,13 @@ impl UciSession {
 
     fn go(&mut self, go: GoParams) {
         if let Some(depth) = go.perft {
+            if depth > MAX_PERFT_DEPTH {
+                complain(
+                    &self.out,
+                    &format!("perft depth {depth} limited to {MAX_PERFT_DEPTH}"),
+                );
+            }
+            let depth = depth.min(MAX_PERFT_DEPTH);
             let out = Arc::clone(&self.out);
             let mode = self.engine.castling_mode();
             self.engine.perft(

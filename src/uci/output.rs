@@ -33,12 +33,19 @@ pub fn readyok() -> &'static str {
     "readyok"
 }
 
+/// Longest message an `info string` carries; longer ones are cut.
+const MAX_INFO_STRING_CHARS: usize = 200;
+
 pub fn info_string(text: &str) -> String {
-    // One line, whatever the message holds.
-    let flat: String = text
+    // One short line, whatever the message holds (it may quote input).
+    let mut flat: String = text
         .chars()
+        .take(MAX_INFO_STRING_CHARS)
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
+    if text.chars().count() > MAX_INFO_STRING_CHARS {
+        flat.push_str("...");
+    }
     format!("info string {flat}")
 }
 
