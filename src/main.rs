@@ -13,7 +13,9 @@ use shakmaty::CastlingMode;
 const USAGE: &str = "usage: kestrel                      UCI engine on stdin/stdout
        kestrel bench [DEPTH]        fixed search; last line: N nodes M nps
        kestrel perft DEPTH [FEN]    move path count per root move
-       kestrel epd FILE [--movetime MS]  solve an EPD suite (bm/am)";
+       kestrel epd FILE [--movetime MS]  solve an EPD suite (bm/am)
+       kestrel datagen --out FILE (--games N | --positions N) [--nodes N] [--threads N] [--seed S] [--book FILE]
+       kestrel tune --data FILE [--epochs N] [--out src/eval/params.rs]";
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("kestrel=warn"))
@@ -28,6 +30,8 @@ fn main() -> ExitCode {
         Some("bench") => run_bench(&args[1..]),
         Some("perft") => run_perft(&args[1..]),
         Some("epd") => run_epd(&args[1..]),
+        Some("datagen") => run_datagen(&args[1..]),
+        Some("tune") => run_tune(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
@@ -123,4 +127,43 @@ fn run_epd(args: &[String]) -> Result<(), String> {
     }
     println!("solved {solved}/{}", cases.len());
     Ok(())
+}
+
+fn run_datagen(args: &[String]) -> Result<(), String> {
+    let mut cfg = kestrel::tools::datagen::Config::default();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--out" => cfg.out = value()?.clone(),
+            "--book" => cfg.book = value()?.clone(),
+            "--games" => cfg.games = Some(parse_arg(value()?, flag)?),
+            "--positions" => cfg.positions = Some(parse_arg(value()?, flag)?),
+            "--nodes" => cfg.nodes = parse_arg(value()?, flag)?,
+            "--threads" => cfg.threads = parse_arg(value()?, flag)?,
+            "--seed" => cfg.seed = parse_arg(value()?, flag)?,
+            "--random-plies" => cfg.random_plies = parse_arg(value()?, flag)?,
+            "--hash" => cfg.hash_mb = parse_arg(value()?, flag)?,
+            other => return Err(format!("unknown datagen option '{other}'")),
+        }
+    }
+    kestrel::tools::datagen::run(&cfg)
+}
+
+fn run_tune(args: &[String]) -> Result<(), String> {
+    let mut cfg = kestrel::tools::tune::Config::default();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--data" => cfg.data = value()?.clone(),
+            "--out" => cfg.out = value()?.clone(),
+            "--epochs" => cfg.epochs = parse_arg(value()?, flag)?,
+            "--lr" => cfg.lr = parse_arg(value()?, flag)?,
+            "--lambda" => cfg.lambda = parse_arg(value()?, flag)?,
+            "--threads" => cfg.threads = parse_arg(value()?, flag)?,
+            other => return Err(format!("unknown tune option '{other}'")),
+        }
+    }
+    kestrel::tools::tune::run(&cfg)
 }

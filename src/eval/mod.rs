@@ -1,21 +1,84 @@
 //! Static evaluation: a tapered hand-crafted evaluation over shakmaty
 //! bitboards. It knows nothing of search: one board in, one score out.
+//!
+//! Every tuned weight is an (mg, eg) pair in `params::WEIGHTS`, addressed by
+//! the indices of `layout.rs`. The evaluation is linear in those weights
+//! except for two fixed, untuned parts: the endgame scale (a factor on the
+//! whole score) and the mop-up of a bare king. King danger is quadratic in
+//! attack units whose per-piece weights are fixed; only its overall scale
+//! is a tuned weight, and the evaluation is linear in it. A [`Tracer`]
+//! records how often each weight was used (white minus black), which is
+//! what `kestrel tune` fits; [`NoTrace`] compiles to nothing.
 
+pub mod layout;
 pub mod params;
 pub mod score;
 
+use layout::*;
 use params::*;
 use score::S;
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square};
 
+/// Receives the coefficient of every weight the evaluation uses.
+pub trait Tracer {
+    fn add(&mut self, index: usize, color: Color, coef: f32);
+}
+
+/// The tracer of the normal evaluation: does nothing.
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: usize, _: Color, _: f32) {}
+}
+
+/// Dense coefficients, White minus Black, for tuning.
+pub struct Trace {
+    pub coefs: Vec<f32>,
+}
+
+impl Default for Trace {
+    fn default() -> Self {
+        Trace {
+            coefs: vec![0.0; N_WEIGHTS],
+        }
+    }
+}
+
+impl Tracer for Trace {
+    fn add(&mut self, index: usize, color: Color, coef: f32) {
+        self.coefs[index] += if color == Color::White { coef } else { -coef };
+    }
+}
+
 /// Score from the side to move's point of view, in centipawns.
 pub fn evaluate(board: &Chess) -> i32 {
-    let white = Evaluation::new(board.board()).total();
-    let tempo = TEMPO;
+    let white = Evaluation::new(board, &mut NoTrace).total();
     match board.turn() {
-        Color::White => white + tempo,
-        Color::Black => -white + tempo,
+        Color::White => white,
+        Color::Black => -white,
+    }
+}
+
+/// The parts of an evaluation the tuner needs besides the coefficients.
+pub struct TraceInfo {
+    pub phase: i32,
+    pub scale: i32,
+    /// The weights do not apply: a bare king is being mated, and the score
+    /// is material plus the fixed mop-up terms.
+    pub special: bool,
+    pub white_score: i32,
+}
+
+/// Evaluates `board` and records the coefficients of every weight.
+pub fn trace(board: &Chess, tracer: &mut impl Tracer) -> TraceInfo {
+    let e = Evaluation::new(board, tracer);
+    TraceInfo {
+        phase: e.phase,
+        scale: e.scale,
+        special: e.mopup != 0,
+        white_score: e.total(),
     }
 }
 
@@ -32,53 +95,108 @@ pub struct Breakdown {
 }
 
 pub fn breakdown(board: &Chess) -> Breakdown {
-    let eval = Evaluation::new(board.board());
+    let eval = Evaluation::new(board, &mut NoTrace);
+    let mut terms = eval.terms[..GROUPS - 1].to_vec();
+    if eval.mopup != 0 {
+        terms.push(("mop-up", S(eval.mopup, eval.mopup)));
+    }
     Breakdown {
-        terms: eval.terms.to_vec(),
+        terms,
         phase: eval.phase,
         scale: eval.scale,
         white_score: eval.total(),
     }
 }
 
+const GROUPS: usize = 9;
+
 struct Evaluation {
-    terms: [(&'static str, S); 7],
+    terms: [(&'static str, S); GROUPS],
     phase: i32,
     scale: i32,
     mopup: i32,
 }
 
-/// Attack maps one side builds while its pieces are scored.
-#[derive(Default)]
+/// Sums weights per colour and tells the tracer.
+struct Acc<'t, T: Tracer> {
+    s: [S; 2],
+    t: &'t mut T,
+}
+
+impl<T: Tracer> Acc<'_, T> {
+    #[inline(always)]
+    fn add(&mut self, color: Color, index: usize, n: i32) {
+        self.s[color as usize] += WEIGHTS[index] * n;
+        self.t.add(index, color, n as f32);
+    }
+
+    #[inline(always)]
+    fn one(&mut self, color: Color, index: usize) {
+        self.s[color as usize] += WEIGHTS[index];
+        self.t.add(index, color, 1.0);
+    }
+
+    /// White minus Black since the last call.
+    fn take(&mut self) -> S {
+        let d = self.s[Color::White as usize] - self.s[Color::Black as usize];
+        self.s = [S::ZERO; 2];
+        d
+    }
+}
+
+/// Attack maps of one side.
+#[derive(Default, Clone, Copy)]
 struct Attacks {
-    all: Bitboard,
     pawns: Bitboard,
-    king_zone_units: i32,
-    king_zone_attackers: i32,
+    knights: Bitboard,
+    bishops: Bitboard,
+    rooks: Bitboard,
+    queens: Bitboard,
+    king: Bitboard,
+    all: Bitboard,
+    king_units: i32,
+    king_attackers: i32,
 }
 
 impl Evaluation {
-    fn new(board: &Board) -> Self {
+    fn new<T: Tracer>(pos: &Chess, t: &mut T) -> Self {
+        let board = pos.board();
         let phase = game_phase(board);
-        let mut att = [Attacks::default(), Attacks::default()];
+        let mut acc = Acc { s: [S::ZERO; 2], t };
+        let mut att = [Attacks::default(); 2];
         for color in Color::ALL {
             att[color as usize].pawns = pawn_attacks(board, color);
         }
-        let material = side(board, Color::White, psqt) - side(board, Color::Black, psqt);
-        let mut mobility = S::ZERO;
         for color in Color::ALL {
-            let m = pieces_and_attacks(board, color, &mut att);
-            mobility += if color == Color::White { m } else { -m };
+            material_psqt(board, color, &mut acc);
         }
-        let pawns =
-            side(board, Color::White, pawn_structure) - side(board, Color::Black, pawn_structure);
-        let passed =
-            side(board, Color::White, passed_pawns) - side(board, Color::Black, passed_pawns);
-        let placement =
-            side(board, Color::White, piece_placement) - side(board, Color::Black, piece_placement);
-        let king =
-            king_safety(board, Color::White, &att[1]) - king_safety(board, Color::Black, &att[0]);
-        let threats = threats(board, Color::White, &att) - threats(board, Color::Black, &att);
+        let material = acc.take();
+        for color in Color::ALL {
+            mobility(board, color, &mut att, &mut acc);
+        }
+        let mobility = acc.take();
+        for color in Color::ALL {
+            pawn_structure(board, color, &att, &mut acc);
+        }
+        let pawns = acc.take();
+        for color in Color::ALL {
+            passed_pawns(board, color, &mut acc);
+        }
+        let passed = acc.take();
+        for color in Color::ALL {
+            pieces(board, color, &att, &mut acc);
+        }
+        let placement = acc.take();
+        for color in Color::ALL {
+            king_safety(board, color, &att, &mut acc);
+        }
+        let king = acc.take();
+        for color in Color::ALL {
+            threats(board, color, &att, &mut acc);
+        }
+        let threats = acc.take();
+        acc.one(pos.turn(), TEMPO);
+        let tempo = acc.take();
         let terms = [
             ("material+psqt", material),
             ("mobility", mobility),
@@ -87,8 +205,12 @@ impl Evaluation {
             ("pieces", placement),
             ("king safety", king),
             ("threats", threats),
+            ("tempo", tempo),
+            ("(sum)", S::ZERO),
         ];
-        let sum = terms.iter().fold(S::ZERO, |acc, (_, s)| acc + *s);
+        let sum = terms.iter().fold(S::ZERO, |a, (_, s)| a + *s);
+        let mut terms = terms;
+        terms[GROUPS - 1].1 = sum;
         let scale = endgame_scale(board, sum.eg());
         let mopup = mop_up(board, sum.eg());
         Self {
@@ -100,14 +222,13 @@ impl Evaluation {
     }
 
     fn total(&self) -> i32 {
-        let sum = self.terms.iter().fold(S::ZERO, |acc, (_, s)| acc + *s);
+        let sum = self.terms[GROUPS - 1].1;
         let tapered = (sum.mg() * self.phase + sum.eg() * (PHASE_TOTAL - self.phase)) / PHASE_TOTAL;
-        (tapered + self.mopup) * self.scale / 64
+        if self.mopup != 0 {
+            return self.mopup * self.scale / 64;
+        }
+        tapered * self.scale / 64
     }
-}
-
-fn side(board: &Board, color: Color, term: fn(&Board, Color) -> S) -> S {
-    term(board, color)
 }
 
 fn game_phase(board: &Board) -> i32 {
@@ -118,12 +239,26 @@ fn game_phase(board: &Board) -> i32 {
     phase.min(PHASE_TOTAL)
 }
 
-/// Square index seen from `color`'s side of the board.
+/// Square seen from `color`'s side of the board.
+#[inline(always)]
 fn relative(color: Color, sq: Square) -> Square {
     match color {
         Color::White => sq,
         Color::Black => sq.flip_vertical(),
     }
+}
+
+#[inline(always)]
+fn relative_rank(color: Color, sq: Square) -> usize {
+    relative(color, sq).rank() as usize
+}
+
+/// Index of a square in a left-right symmetric 32-entry table.
+#[inline(always)]
+fn psqt_index(color: Color, sq: Square) -> usize {
+    let rel = relative(color, sq);
+    let f = rel.file() as usize;
+    rel.rank() as usize * 4 + f.min(7 - f)
 }
 
 /// 0 on the rim up to 6 in the four centre squares.
@@ -135,62 +270,25 @@ fn centrality(sq: Square) -> i32 {
     6 - fd - rd
 }
 
-fn square_value(role: Role, sq: Square) -> S {
-    let c = centrality(sq) - 3;
-    let rank = sq.rank() as usize;
-    let file = sq.file() as i32;
-    match role {
-        Role::Pawn => {
-            let centre = if (3..=4).contains(&file) && rank >= 3 {
-                PAWN_CENTER_FILE
-            } else {
-                S::ZERO
-            };
-            PAWN_ADVANCE[rank] + centre
-        }
-        Role::Knight => KNIGHT_CENTRALITY * c,
-        Role::Bishop => BISHOP_CENTRALITY * c,
-        Role::Rook => {
-            if rank == 6 {
-                ROOK_SEVENTH
-            } else {
-                CENTRALITY * (if (2..=5).contains(&file) { 1 } else { 0 })
-            }
-        }
-        Role::Queen => QUEEN_CENTRALITY * c,
-        Role::King => {
-            let back = if rank == 0 {
-                KING_BACK_RANK
-            } else {
-                -KING_BACK_RANK * rank as i32
-            };
-            let corner = if (3..=4).contains(&file) {
-                0
-            } else {
-                KING_CORNER
-            };
-            S(back + corner, KING_CENTRALITY_EG * c)
-        }
-    }
-}
-
-fn psqt(board: &Board, color: Color) -> S {
-    let mut s = S::ZERO;
+fn material_psqt<T: Tracer>(board: &Board, color: Color, acc: &mut Acc<T>) {
+    let us = board.by_color(color);
     for role in Role::ALL {
-        for sq in board.by_role(role) & board.by_color(color) {
-            s += MATERIAL[role as usize - 1] + square_value(role, relative(color, sq));
+        let r = role as usize - 1;
+        for sq in board.by_role(role) & us {
+            acc.one(color, MATERIAL + r);
+            acc.one(color, PSQT + 32 * r + psqt_index(color, sq));
         }
     }
-    s
 }
 
 fn pawn_attacks(board: &Board, color: Color) -> Bitboard {
-    let pawns = board.pawns() & board.by_color(color);
-    let mut att = Bitboard::EMPTY;
-    for sq in pawns {
-        att |= attacks::pawn_attacks(color, sq);
-    }
-    att
+    let pawns = (board.pawns() & board.by_color(color)).0;
+    let not_a = !0x0101_0101_0101_0101u64;
+    let not_h = !0x8080_8080_8080_8080u64;
+    Bitboard(match color {
+        Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
+        Color::Black => ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7),
+    })
 }
 
 fn king_zone(board: &Board, color: Color) -> Bitboard {
@@ -202,21 +300,20 @@ fn king_zone(board: &Board, color: Color) -> Bitboard {
 
 /// Scores mobility for `color` and fills in its attack maps, including its
 /// pressure on the enemy king zone.
-fn pieces_and_attacks(board: &Board, color: Color, att: &mut [Attacks; 2]) -> S {
+fn mobility<T: Tracer>(board: &Board, color: Color, att: &mut [Attacks; 2], acc: &mut Acc<T>) {
     let occ = board.occupied();
     let us = board.by_color(color);
     let safe = !us & !att[!color as usize].pawns;
     let enemy_zone = king_zone(board, !color);
     let mine = &mut att[color as usize];
-    mine.all = mine.pawns;
     if let Some(k) = board.king_of(color) {
-        mine.all |= attacks::king_attacks(k);
+        mine.king = attacks::king_attacks(k);
     }
-    let mut s = S::ZERO;
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
     {
+        let base = [MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN][i];
         for sq in board.by_role(role) & us {
             let a = match role {
                 Role::Knight => attacks::knight_attacks(sq),
@@ -224,19 +321,25 @@ fn pieces_and_attacks(board: &Board, color: Color, att: &mut [Attacks; 2]) -> S 
                 Role::Rook => attacks::rook_attacks(sq, occ),
                 _ => attacks::queen_attacks(sq, occ),
             };
-            mine.all |= a;
-            let (per_square, typical) = MOBILITY[i];
-            s += per_square * ((a & safe).count() as i32 - typical);
+            match role {
+                Role::Knight => mine.knights |= a,
+                Role::Bishop => mine.bishops |= a,
+                Role::Rook => mine.rooks |= a,
+                _ => mine.queens |= a,
+            }
+            acc.one(color, base + (a & safe).count());
             let zone_hits = (a & enemy_zone).count() as i32;
             if zone_hits > 0 {
-                mine.king_zone_attackers += 1;
-                mine.king_zone_units += KING_ATTACK_WEIGHT[i] * zone_hits;
+                mine.king_attackers += 1;
+                mine.king_units += KING_ATTACK_UNITS[i] * zone_hits;
             }
         }
     }
-    s
+    mine.all = mine.pawns | mine.knights | mine.bishops | mine.rooks | mine.queens | mine.king;
 }
 
+/// All squares strictly ahead of `sq` from `color`'s side.
+#[inline(always)]
 fn forward_ranks(color: Color, sq: Square) -> Bitboard {
     let rank = sq.rank() as u32;
     match color {
@@ -246,6 +349,7 @@ fn forward_ranks(color: Color, sq: Square) -> Bitboard {
     }
 }
 
+#[inline(always)]
 fn file_bb(file: i32) -> Bitboard {
     if (0..8).contains(&file) {
         Bitboard(0x0101_0101_0101_0101u64 << file)
@@ -254,131 +358,248 @@ fn file_bb(file: i32) -> Bitboard {
     }
 }
 
+#[inline(always)]
 fn adjacent_files(sq: Square) -> Bitboard {
     let f = sq.file() as i32;
     file_bb(f - 1) | file_bb(f + 1)
 }
 
 fn is_passed(board: &Board, color: Color, sq: Square) -> bool {
-    let their_pawns = board.pawns() & board.by_color(!color);
-    let span = forward_ranks(color, sq) & (adjacent_files(sq) | file_bb(sq.file() as i32));
-    (their_pawns & span).is_empty()
+    let ours = board.pawns() & board.by_color(color);
+    let theirs = board.pawns() & board.by_color(!color);
+    let ahead = forward_ranks(color, sq);
+    let file = file_bb(sq.file() as i32);
+    (theirs & ahead & (adjacent_files(sq) | file)).is_empty() && (ours & ahead & file).is_empty()
 }
 
-fn pawn_structure(board: &Board, color: Color) -> S {
+fn pawn_structure<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut Acc<T>) {
     let ours = board.pawns() & board.by_color(color);
-    let mut s = S::ZERO;
+    let their_attacks = att[!color as usize].pawns;
     for sq in ours {
+        let rank = relative_rank(color, sq);
         let file = file_bb(sq.file() as i32);
-        if (ours & file & forward_ranks(color, sq)).any() {
-            s += DOUBLED_PAWN;
+        let adj = adjacent_files(sq);
+        let ahead = forward_ranks(color, sq);
+        if (ours & file & ahead).any() {
+            acc.one(color, DOUBLED);
         }
-        if (ours & adjacent_files(sq)).is_empty() {
-            s += ISOLATED_PAWN;
+        if (ours & adj).is_empty() {
+            acc.one(color, ISOLATED);
+        } else if (ours & adj & !ahead).is_empty() {
+            let step = if color == Color::White { 8 } else { -8 };
+            if let Some(stop) = sq.offset(step)
+                && their_attacks.contains(stop)
+            {
+                acc.one(color, BACKWARD);
+            }
         }
-        let defenders = attacks::pawn_attacks(!color, sq) & ours;
-        let phalanx = ours & adjacent_files(sq) & Bitboard::from_rank(sq.rank());
-        if defenders.any() || phalanx.any() {
-            s += CONNECTED_PAWN;
+        if (attacks::pawn_attacks(!color, sq) & ours).any() {
+            acc.one(color, SUPPORTED + rank);
+        }
+        if (ours & adj & Bitboard::from_rank(sq.rank())).any() {
+            acc.one(color, PHALANX + rank);
         }
     }
-    s
 }
 
-fn passed_pawns(board: &Board, color: Color) -> S {
+fn passed_pawns<T: Tracer>(board: &Board, color: Color, acc: &mut Acc<T>) {
     let ours = board.pawns() & board.by_color(color);
     let (Some(our_king), Some(their_king)) = (board.king_of(color), board.king_of(!color)) else {
-        return S::ZERO;
+        return;
     };
-    let mut s = S::ZERO;
     for sq in ours {
         if !is_passed(board, color, sq) {
             continue;
         }
-        let rel_rank = relative(color, sq).rank() as usize;
-        s += PASSED[rel_rank];
+        let rank = relative_rank(color, sq);
+        acc.one(color, PASSED + rank);
         let step = if color == Color::White { 8 } else { -8 };
         let Some(stop) = sq.offset(step) else {
             continue;
         };
-        let weight = rel_rank.saturating_sub(2) as i32;
-        let (theirs, own) = PASSED_KING_DISTANCE;
-        let dist = theirs * their_king.distance(stop) as i32 - own * our_king.distance(stop) as i32;
-        s += S(0, dist * weight);
-        if !board.occupied().contains(stop) {
-            s += PASSED_FREE_PATH * weight;
+        let weight = rank.saturating_sub(2) as i32;
+        if weight > 0 {
+            acc.add(
+                color,
+                PASSED_OWN_KING,
+                our_king.distance(stop) as i32 * weight,
+            );
+            acc.add(
+                color,
+                PASSED_THEIR_KING,
+                their_king.distance(stop) as i32 * weight,
+            );
+        }
+        let path = forward_ranks(color, sq) & file_bb(sq.file() as i32);
+        if (path & board.occupied()).is_empty() {
+            acc.one(color, PASSED_FREE + rank);
+        } else if board.by_color(!color).contains(stop) {
+            acc.one(color, PASSED_BLOCKED + rank);
         }
     }
-    s
 }
 
-fn piece_placement(board: &Board, color: Color) -> S {
+fn pieces<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut Acc<T>) {
     let us = board.by_color(color);
-    let mut s = S::ZERO;
     if (board.bishops() & us).count() >= 2 {
-        s += BISHOP_PAIR;
+        acc.one(color, BISHOP_PAIR);
     }
     let our_pawns = board.pawns() & us;
     let their_pawns = board.pawns() & !us;
-    for sq in board.rooks() & us {
+    let open = |sq: Square, open: usize, half: usize, acc: &mut Acc<T>| {
         let file = file_bb(sq.file() as i32);
         if (file & our_pawns).is_empty() {
-            s += if (file & their_pawns).is_empty() {
-                ROOK_OPEN_FILE
-            } else {
-                ROOK_HALF_OPEN_FILE
-            };
-        }
-    }
-    s
-}
-
-/// King safety of `color`, given the attack maps of its opponent.
-fn king_safety(board: &Board, color: Color, enemy: &Attacks) -> S {
-    let Some(king) = board.king_of(color) else {
-        return S::ZERO;
-    };
-    let mut units = enemy.king_zone_units;
-    let queenless = (board.queens() & board.by_color(!color)).is_empty();
-    if enemy.king_zone_attackers < 2 || queenless {
-        units /= 2;
-    }
-    let mut mg = -(units * units / 4).min(600);
-    let rel = relative(color, king);
-    if rel.rank() as u32 <= 1 {
-        let our_pawns = board.pawns() & board.by_color(color);
-        let f = king.file() as i32;
-        let shield_ranks = forward_ranks(color, king)
-            & !forward_ranks(
+            acc.one(
                 color,
-                king.offset(if color == Color::White { 16 } else { -16 })
-                    .unwrap_or(king),
+                if (file & their_pawns).is_empty() {
+                    open
+                } else {
+                    half
+                },
             );
-        let files = file_bb(f - 1) | file_bb(f) | file_bb(f + 1);
-        let present = (our_pawns & files & shield_ranks).count() as i32;
-        mg -= KING_SHIELD_MISSING * (3 - present).max(0);
-        if (our_pawns & file_bb(f)).is_empty() {
-            mg -= KING_OPEN_FILE;
+        }
+    };
+    for sq in board.rooks() & us {
+        open(sq, ROOK_OPEN, ROOK_HALF_OPEN, acc);
+        if relative_rank(color, sq) == 6 {
+            let king_back = board
+                .king_of(!color)
+                .is_some_and(|k| relative_rank(color, k) == 7);
+            let pawns_7th = (their_pawns & Bitboard::from_rank(sq.rank())).any();
+            if king_back || pawns_7th {
+                acc.one(color, ROOK_SEVENTH);
+            }
         }
     }
-    S(mg, 0)
+    for sq in board.queens() & us {
+        open(sq, QUEEN_OPEN, QUEEN_HALF_OPEN, acc);
+    }
+    let defended = att[color as usize].pawns;
+    for sq in (board.knights() | board.bishops()) & us {
+        let rank = relative_rank(color, sq);
+        if !(3..=5).contains(&rank) || !defended.contains(sq) {
+            continue;
+        }
+        if (their_pawns & adjacent_files(sq) & forward_ranks(color, sq)).is_empty() {
+            acc.one(
+                color,
+                if board.knights().contains(sq) {
+                    KNIGHT_OUTPOST
+                } else {
+                    BISHOP_OUTPOST
+                },
+            );
+        }
+    }
 }
 
-fn threats(board: &Board, color: Color, att: &[Attacks; 2]) -> S {
-    let us = board.by_color(color);
-    let pieces = us & !board.pawns() & !board.kings();
+/// King attack by `color` on the enemy king, and the enemy king's shelter
+/// scored for the enemy.
+fn king_safety<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut Acc<T>) {
+    let Some(king) = board.king_of(!color) else {
+        return;
+    };
     let mine = &att[color as usize];
     let theirs = &att[!color as usize];
-    let by_pawns = (pieces & theirs.pawns).count() as i32;
-    let hanging = (us & !board.kings() & theirs.all & !mine.all).count() as i32;
-    -(PAWN_THREAT * by_pawns + HANGING * hanging)
+    // Attack on the enemy king.
+    let mut units = mine.king_units;
+    let queenless = (board.queens() & board.by_color(color)).is_empty();
+    if mine.king_attackers < 2 || queenless {
+        units /= 2;
+    }
+    let sq_units = (units * units).min(KING_DANGER_CAP);
+    if sq_units > 0 {
+        let w = WEIGHTS[KING_DANGER];
+        acc.s[color as usize] += S(w.mg() * sq_units / 32, w.eg() * sq_units / 32);
+        acc.t.add(KING_DANGER, color, sq_units as f32 / 32.0);
+    }
+    let occ = board.occupied();
+    let safe = !board.by_color(color) & !theirs.all;
+    let checks = [
+        attacks::knight_attacks(king) & mine.knights,
+        attacks::bishop_attacks(king, occ) & mine.bishops,
+        attacks::rook_attacks(king, occ) & mine.rooks,
+        attacks::queen_attacks(king, occ) & mine.queens,
+    ];
+    for (i, c) in checks.into_iter().enumerate() {
+        let n = (c & safe).count() as i32;
+        if n > 0 {
+            acc.add(color, SAFE_CHECK + i, n);
+        }
+    }
+    // Shelter of the enemy king, scored for the enemy.
+    let them = !color;
+    let their_pawns = board.pawns() & board.by_color(them);
+    let our_pawns = board.pawns() & board.by_color(color);
+    let f = king.file() as i32;
+    let files = file_bb(f - 1) | file_bb(f) | file_bb(f + 1);
+    let kr = relative_rank(them, king) as i32;
+    let rank_ahead = |d: i32| -> Bitboard {
+        let r = kr + d;
+        if (0..8).contains(&r) {
+            let abs = if them == Color::White { r } else { 7 - r };
+            Bitboard::from_rank(shakmaty::Rank::new(abs as u32))
+        } else {
+            Bitboard::EMPTY
+        }
+    };
+    for d in 1..=2 {
+        let n = (their_pawns & files & rank_ahead(d)).count() as i32;
+        if n > 0 {
+            acc.add(them, SHIELD + d as usize - 1, n);
+        }
+    }
+    for d in 1..=4 {
+        let n = (our_pawns & files & rank_ahead(d)).count() as i32;
+        if n > 0 {
+            acc.add(them, STORM + d as usize - 1, n);
+        }
+    }
+    for file in (f - 1).max(0)..=(f + 1).min(7) {
+        let fb = file_bb(file);
+        if (fb & their_pawns).is_empty() {
+            acc.one(
+                them,
+                if (fb & our_pawns).is_empty() {
+                    KING_OPEN_FILE
+                } else {
+                    KING_HALF_OPEN_FILE
+                },
+            );
+        }
+    }
+}
+
+/// Threats made by `color`.
+fn threats<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut Acc<T>) {
+    let them = board.by_color(!color);
+    let mine = &att[color as usize];
+    let theirs = &att[!color as usize];
+    let pieces = them & !board.pawns() & !board.kings();
+    let n = (pieces & mine.pawns).count() as i32;
+    if n > 0 {
+        acc.add(color, THREAT_BY_PAWN, n);
+    }
+    let majors = them & (board.rooks() | board.queens());
+    let n = (majors & (mine.knights | mine.bishops)).count() as i32;
+    if n > 0 {
+        acc.add(color, THREAT_BY_MINOR, n);
+    }
+    let n = (them & board.queens() & mine.rooks).count() as i32;
+    if n > 0 {
+        acc.add(color, THREAT_BY_ROOK, n);
+    }
+    let n = (them & !board.kings() & mine.all & !theirs.all).count() as i32;
+    if n > 0 {
+        acc.add(color, HANGING, n);
+    }
 }
 
 fn non_pawn_material(board: &Board, color: Color) -> i32 {
     [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .iter()
         .map(|&r| {
-            MATERIAL[r as usize - 1].eg()
+            WEIGHTS[MATERIAL + r as usize - 1].eg()
                 * (board.by_role(r) & board.by_color(color)).count() as i32
         })
         .sum()
@@ -391,7 +612,7 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
     let strong_pawns = (board.pawns() & board.by_color(strong)).count();
     let strong_npm = non_pawn_material(board, strong);
     let weak_npm = non_pawn_material(board, weak);
-    let rook = MATERIAL[Role::Rook as usize - 1].eg();
+    let rook = WEIGHTS[MATERIAL + Role::Rook as usize - 1].eg();
     if strong_pawns == 0 {
         let only_knights = (board.by_color(strong) & !board.kings() & !board.knights()).is_empty();
         if strong_npm < rook || only_knights {
@@ -401,27 +622,30 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
             return 8;
         }
     }
-    let bishops_only = (board.knights() | board.rooks() | board.queens()).is_empty();
     let wb = board.bishops() & board.white();
     let bb = board.bishops() & board.black();
-    if bishops_only && wb.count() == 1 && bb.count() == 1 {
+    if wb.count() == 1 && bb.count() == 1 {
         let light = Bitboard::LIGHT_SQUARES;
         if (wb & light).any() != (bb & light).any() {
-            return 32;
+            let others = (board.knights() | board.rooks() | board.queens()).is_empty();
+            return if others { 32 } else { 48 };
         }
     }
     64
 }
 
-/// Against a bare king: push it to the edge (for KBNK, to a corner of the
-/// bishop's colour) and bring our king close, so simple mates are found.
+/// Against a bare king, the whole score (0 if not such a position): our
+/// endgame material plus pushing the king to the edge (for KBNK, to a corner
+/// of the bishop's colour) and bringing our king close, so simple mates are
+/// found. The tuned terms are left out here so that nothing they learnt
+/// pulls the other way.
 fn mop_up(board: &Board, eg: i32) -> i32 {
     let strong = if eg >= 0 { Color::White } else { Color::Black };
     let weak = !strong;
     if (board.by_color(weak) & !board.kings()).any() || board.pawns().any() {
         return 0;
     }
-    if non_pawn_material(board, strong) < MATERIAL[Role::Rook as usize - 1].eg() {
+    if non_pawn_material(board, strong) < WEIGHTS[MATERIAL + Role::Rook as usize - 1].eg() {
         return 0;
     }
     let (Some(sk), Some(wk)) = (board.king_of(strong), board.king_of(weak)) else {
@@ -445,7 +669,7 @@ fn mop_up(board: &Board, eg: i32) -> i32 {
         6 - centrality(wk)
     };
     let close = 14 - (sk.file().distance(wk.file()) + sk.rank().distance(wk.rank())) as i32;
-    let bonus = MOPUP_EDGE * edge + MOPUP_KINGS_CLOSE * close;
+    let bonus = non_pawn_material(board, strong) + MOPUP_EDGE * edge + MOPUP_KINGS_CLOSE * close;
     if strong == Color::White {
         bonus
     } else {

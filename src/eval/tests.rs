@@ -72,8 +72,8 @@ fn extra_queen_is_winning() {
 
 #[test]
 fn lone_minor_cannot_win() {
-    assert!(eval_fen("8/8/4k3/8/8/2B5/4K3/8 w - - 0 1").abs() <= TEMPO);
-    assert!(eval_fen("8/8/4k3/8/2N5/8/3NK3/8 w - - 0 1").abs() <= TEMPO);
+    assert!(eval_fen("8/8/4k3/8/8/2B5/4K3/8 w - - 0 1").abs() <= 20);
+    assert!(eval_fen("8/8/4k3/8/2N5/8/3NK3/8 w - - 0 1").abs() <= 20);
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! Command-line tools around the engine: perft, bench, EPD suites.
 
 pub mod bench;
+pub mod datagen;
 pub mod epd;
 pub mod perft;
+pub mod tune;

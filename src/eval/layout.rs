@@ -1,0 +1,113 @@
+//! Where each weight sits in `params::WEIGHTS`. The layout is fixed by hand;
+//! the values in `params.rs` are written by `kestrel tune`.
+
+/// Piece values, indexed by `Role as usize - 1` (pawn … king).
+pub const MATERIAL: usize = 0;
+/// Piece-square tables: `PSQT + 32 * (role - 1) + 4 * relative_rank + folded_file`,
+/// the file folded to the a–d half (the tables are left-right symmetric).
+pub const PSQT: usize = MATERIAL + 6;
+/// Mobility by number of safe squares reached (not own pieces, not attacked
+/// by enemy pawns).
+pub const MOB_KNIGHT: usize = PSQT + 6 * 32;
+pub const MOB_BISHOP: usize = MOB_KNIGHT + 9;
+pub const MOB_ROOK: usize = MOB_BISHOP + 14;
+pub const MOB_QUEEN: usize = MOB_ROOK + 15;
+/// Passed pawns by relative rank.
+pub const PASSED: usize = MOB_QUEEN + 28;
+/// Extra for a passer whose path to promotion is empty, by relative rank.
+pub const PASSED_FREE: usize = PASSED + 8;
+/// Extra for a passer whose stop square holds an enemy piece, by relative rank.
+pub const PASSED_BLOCKED: usize = PASSED_FREE + 8;
+/// Per square of king distance to the passer's stop square, times
+/// `relative_rank - 2` (at least 0).
+pub const PASSED_OWN_KING: usize = PASSED_BLOCKED + 8;
+pub const PASSED_THEIR_KING: usize = PASSED_OWN_KING + 1;
+pub const ISOLATED: usize = PASSED_THEIR_KING + 1;
+pub const DOUBLED: usize = ISOLATED + 1;
+pub const BACKWARD: usize = DOUBLED + 1;
+/// Pawn defended by a pawn, by relative rank.
+pub const SUPPORTED: usize = BACKWARD + 1;
+/// Pawn with a pawn beside it, by relative rank.
+pub const PHALANX: usize = SUPPORTED + 8;
+pub const BISHOP_PAIR: usize = PHALANX + 8;
+pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+pub const ROOK_HALF_OPEN: usize = ROOK_OPEN + 1;
+pub const QUEEN_OPEN: usize = ROOK_HALF_OPEN + 1;
+pub const QUEEN_HALF_OPEN: usize = QUEEN_OPEN + 1;
+/// Rook on the seventh rank with the enemy king on the eighth or enemy
+/// pawns on the seventh.
+pub const ROOK_SEVENTH: usize = QUEEN_HALF_OPEN + 1;
+pub const KNIGHT_OUTPOST: usize = ROOK_SEVENTH + 1;
+pub const BISHOP_OUTPOST: usize = KNIGHT_OUTPOST + 1;
+/// King danger: coefficient `min(units², cap) / 32` where units sum fixed
+/// per-piece weights of attacks on the enemy king zone (see
+/// `params::KING_ATTACK_UNITS`). The quadratic shape is fixed; only its
+/// scale is tuned (it is linear in that scale).
+pub const KING_DANGER: usize = BISHOP_OUTPOST + 1;
+/// Safe checks available to a knight, bishop, rook, queen (count of squares).
+pub const SAFE_CHECK: usize = KING_DANGER + 1;
+/// Own pawns in front of the king on its file and the adjacent ones: one
+/// rank ahead, two ranks ahead.
+pub const SHIELD: usize = SAFE_CHECK + 4;
+/// Enemy pawns on the king's file and the adjacent ones, 1 to 4 ranks ahead.
+pub const STORM: usize = SHIELD + 2;
+/// Files at or beside the king with no pawns at all / only enemy pawns.
+pub const KING_OPEN_FILE: usize = STORM + 4;
+pub const KING_HALF_OPEN_FILE: usize = KING_OPEN_FILE + 1;
+/// A pawn attacking a piece; a minor attacking a rook or queen; a rook
+/// attacking a queen; an undefended piece or pawn that is attacked.
+pub const THREAT_BY_PAWN: usize = KING_HALF_OPEN_FILE + 1;
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 1;
+pub const HANGING: usize = THREAT_BY_ROOK + 1;
+pub const TEMPO: usize = HANGING + 1;
+pub const N_WEIGHTS: usize = TEMPO + 1;
+
+/// Name, first index and length of every block, in order.
+pub const BLOCKS: &[(&str, usize, usize)] = &[
+    ("MATERIAL", MATERIAL, 6),
+    ("PSQT pawn", PSQT, 32),
+    ("PSQT knight", PSQT + 32, 32),
+    ("PSQT bishop", PSQT + 64, 32),
+    ("PSQT rook", PSQT + 96, 32),
+    ("PSQT queen", PSQT + 128, 32),
+    ("PSQT king", PSQT + 160, 32),
+    ("MOB_KNIGHT", MOB_KNIGHT, 9),
+    ("MOB_BISHOP", MOB_BISHOP, 14),
+    ("MOB_ROOK", MOB_ROOK, 15),
+    ("MOB_QUEEN", MOB_QUEEN, 28),
+    ("PASSED", PASSED, 8),
+    ("PASSED_FREE", PASSED_FREE, 8),
+    ("PASSED_BLOCKED", PASSED_BLOCKED, 8),
+    ("PASSED_OWN_KING", PASSED_OWN_KING, 1),
+    ("PASSED_THEIR_KING", PASSED_THEIR_KING, 1),
+    ("ISOLATED", ISOLATED, 1),
+    ("DOUBLED", DOUBLED, 1),
+    ("BACKWARD", BACKWARD, 1),
+    ("SUPPORTED", SUPPORTED, 8),
+    ("PHALANX", PHALANX, 8),
+    ("BISHOP_PAIR", BISHOP_PAIR, 1),
+    ("ROOK_OPEN", ROOK_OPEN, 1),
+    ("ROOK_HALF_OPEN", ROOK_HALF_OPEN, 1),
+    ("QUEEN_OPEN", QUEEN_OPEN, 1),
+    ("QUEEN_HALF_OPEN", QUEEN_HALF_OPEN, 1),
+    ("ROOK_SEVENTH", ROOK_SEVENTH, 1),
+    ("KNIGHT_OUTPOST", KNIGHT_OUTPOST, 1),
+    ("BISHOP_OUTPOST", BISHOP_OUTPOST, 1),
+    ("KING_DANGER", KING_DANGER, 1),
+    ("SAFE_CHECK", SAFE_CHECK, 4),
+    ("SHIELD", SHIELD, 2),
+    ("STORM", STORM, 4),
+    ("KING_OPEN_FILE", KING_OPEN_FILE, 1),
+    ("KING_HALF_OPEN_FILE", KING_HALF_OPEN_FILE, 1),
+    ("THREAT_BY_PAWN", THREAT_BY_PAWN, 1),
+    ("THREAT_BY_MINOR", THREAT_BY_MINOR, 1),
+    ("THREAT_BY_ROOK", THREAT_BY_ROOK, 1),
+    ("HANGING", HANGING, 1),
+    ("TEMPO", TEMPO, 1),
+];
+
+/// Weights the tuner leaves alone: the king has no material value.
+pub fn is_frozen(index: usize) -> bool {
+    index == MATERIAL + 5
+}

@@ -1,0 +1,304 @@
+//! Evaluation checks: colour and mirror symmetry over the opening book,
+//! known draws, the sign of each term on small hand-made positions, and
+//! basic mates (KQK, KRK, KBNK) won by the engine's own search.
+
+use std::path::PathBuf;
+
+use kestrel::eval::layout::*;
+use kestrel::eval::{Trace, breakdown, evaluate, trace};
+use kestrel::position::Position;
+use kestrel::search::{History, Limits, SearchOptions, search_position};
+use kestrel::tt::TranspositionTable;
+use shakmaty::{Color, Position as _};
+
+fn shared_dir() -> PathBuf {
+    std::env::var_os("KESTREL_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+}
+
+fn book() -> Vec<String> {
+    let path = shared_dir().join("books/8mvs_+90_+99.epd");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().take(4).collect();
+            (f.len() == 4).then(|| format!("{} 0 1", f.join(" ")))
+        })
+        .collect()
+}
+
+fn swap_case(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect()
+}
+
+/// Colours swapped, board turned upside down.
+fn flip_fen(fen: &str) -> String {
+    let p: Vec<&str> = fen.split_whitespace().collect();
+    let board: Vec<String> = p[0].split('/').rev().map(swap_case).collect();
+    let turn = if p[1] == "w" { "b" } else { "w" };
+    let castling = if p[2] == "-" {
+        "-".into()
+    } else {
+        swap_case(p[2])
+    };
+    let ep = if p[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = p[3].as_bytes();
+        format!("{}{}", b[0] as char, if b[1] == b'3' { '6' } else { '3' })
+    };
+    format!("{} {turn} {castling} {ep} 0 1", board.join("/"))
+}
+
+/// Files a..h reversed; castling rights dropped.
+fn mirror_fen(fen: &str) -> String {
+    let p: Vec<&str> = fen.split_whitespace().collect();
+    let board: Vec<String> = p[0]
+        .split('/')
+        .map(|rank| rank.chars().rev().collect())
+        .collect();
+    let ep = if p[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = p[3].as_bytes();
+        format!("{}{}", (b'h' - (b[0] - b'a')) as char, b[1] as char)
+    };
+    format!("{} {} - {ep} 0 1", board.join("/"), p[1])
+}
+
+fn eval_fen(fen: &str) -> i32 {
+    evaluate(Position::from_fen(fen).unwrap().board())
+}
+
+fn white_eval(fen: &str) -> i32 {
+    breakdown(Position::from_fen(fen).unwrap().board()).white_score
+}
+
+fn term(fen: &str, name: &str) -> (i32, i32) {
+    let b = breakdown(Position::from_fen(fen).unwrap().board());
+    let s = b
+        .terms
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no term {name}"))
+        .1;
+    (s.mg(), s.eg())
+}
+
+/// White-minus-black use count of weight `index`.
+fn coef(fen: &str, index: usize) -> f32 {
+    let mut t = Trace::default();
+    trace(Position::from_fen(fen).unwrap().board(), &mut t);
+    t.coefs[index]
+}
+
+#[test]
+fn colour_symmetry_on_the_book() {
+    let fens = book();
+    assert!(fens.len() > 1000);
+    for fen in &fens {
+        let f = flip_fen(fen);
+        assert_eq!(eval_fen(fen), eval_fen(&f), "{fen} vs {f}");
+    }
+}
+
+#[test]
+fn mirror_symmetry_without_castling_rights() {
+    let fens = book();
+    let mut checked = 0;
+    for fen in &fens {
+        let plain: Vec<&str> = fen.split_whitespace().collect();
+        let no_castle = format!("{} {} - {} 0 1", plain[0], plain[1], plain[3]);
+        let m = mirror_fen(&no_castle);
+        assert_eq!(eval_fen(&no_castle), eval_fen(&m), "{no_castle} vs {m}");
+        checked += 1;
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn trace_reproduces_the_evaluation() {
+    for fen in book().iter().take(300) {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut t = Trace::default();
+        let info = trace(pos.board(), &mut t);
+        let w = kestrel::eval::params::WEIGHTS;
+        let (mut mg, mut eg) = (0.0f64, 0.0f64);
+        for (i, c) in t.coefs.iter().enumerate() {
+            mg += w[i].mg() as f64 * *c as f64;
+            eg += w[i].eg() as f64 * *c as f64;
+        }
+        assert!(!info.special);
+        let rho = info.phase as f64 / 24.0;
+        let model = (mg * rho + eg * (1.0 - rho)) * info.scale as f64 / 64.0;
+        assert!(
+            (model - info.white_score as f64).abs() <= 3.0,
+            "{fen}: model {model} eval {}",
+            info.white_score
+        );
+    }
+}
+
+#[test]
+fn known_draws_are_near_zero() {
+    for fen in [
+        "8/8/4k3/8/8/8/4K3/8 w - - 0 1",      // KK
+        "8/8/4k3/8/8/2B5/4K3/8 w - - 0 1",    // KBK
+        "8/8/4k3/8/8/2N5/4K3/8 b - - 0 1",    // KNK
+        "8/8/4k3/8/2N5/8/3NK3/8 w - - 0 1",   // KNNK
+        "8/8/4k3/3b4/8/2B5/4K3/8 w - - 0 1",  // KBKB
+        "8/8/4k3/3n4/8/2B5/4K3/8 w - - 0 1",  // KBKN
+        "8/3r4/4k3/8/8/2R5/4K3/8 w - - 0 1",  // KRKR
+        "8/3r4/4k3/8/8/2RB4/4K3/8 w - - 0 1", // KRBKR
+    ] {
+        let s = eval_fen(fen);
+        assert!(s.abs() <= 60, "{fen}: {s}");
+    }
+    // Opposite-coloured bishops with an extra pawn are scaled down.
+    let ocb = white_eval("8/5k2/3b4/8/3P4/3B4/4K3/8 w - - 0 1");
+    let same = white_eval("8/5k2/3b4/8/3P4/2B5/4K3/8 w - - 0 1");
+    assert!(
+        ocb > 0 && 3 * ocb < 2 * same,
+        "ocb {ocb} same colour {same}"
+    );
+}
+
+#[test]
+fn term_signs_on_small_positions() {
+    // Material and a passed pawn, seen from both sides.
+    assert!(white_eval("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1") > 50);
+    assert!(white_eval("4k3/4p3/8/8/8/8/8/4K3 w - - 0 1") < -50);
+    let passer = "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1";
+    assert_eq!(coef(passer, PASSED + 4), 1.0);
+    assert!(term(passer, "passed pawns").1 > 0);
+    // A passer further up is worth more.
+    let far = "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1";
+    assert!(term(far, "passed pawns").1 > term(passer, "passed pawns").1);
+    // Doubled and isolated pawns hurt.
+    let bad = "4k3/pp6/8/8/8/2P5/2P5/4K3 w - - 0 1";
+    assert_eq!(coef(bad, DOUBLED), 1.0);
+    assert_eq!(coef(bad, ISOLATED), 2.0);
+    let (mg, eg) = term(bad, "pawn structure");
+    assert!(mg < 0 && eg < 0, "{mg} {eg}");
+    // Backward pawn: d2 behind c3/e3, d3 attacked by a black pawn on c4... (e4).
+    let back = "4k3/8/8/8/4p3/2P5/3P4/4K3 w - - 0 1";
+    assert_eq!(coef(back, BACKWARD), 1.0);
+    // Supported and phalanx pawns.
+    assert_eq!(coef("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1", PHALANX + 3), 2.0);
+    assert_eq!(
+        coef("4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1", SUPPORTED + 3),
+        1.0
+    );
+    // Bishop pair.
+    let pair = "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1";
+    assert_eq!(coef(pair, BISHOP_PAIR), 1.0);
+    // Rook on an open file and on the seventh.
+    let rook = "4k3/pp3ppp/8/8/8/8/PP3PPP/3RK3 w - - 0 1";
+    assert_eq!(coef(rook, ROOK_OPEN), 1.0);
+    assert!(term(rook, "pieces").0 > 0);
+    let seventh = "6k1/R4ppp/8/8/8/8/5PPP/6K1 w - - 0 1";
+    assert_eq!(coef(seventh, ROOK_SEVENTH), 1.0);
+    // Knight outpost on d5, defended by e4, no black c/e pawns to chase it.
+    let outpost = "4k3/pp4pp/8/3N4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(coef(outpost, KNIGHT_OUTPOST), 1.0);
+    // Threats: a pawn attacking a knight.
+    let threat = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(coef(threat, THREAT_BY_PAWN), 1.0);
+    assert!(term(threat, "threats").0 > 0);
+    // Mobility: a free rook beats a buried one.
+    let free = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    let buried = "4k3/8/8/8/8/8/PP6/RN2K3 w - - 0 1";
+    assert!(term(free, "mobility").0 > term(buried, "mobility").0);
+    // King safety: an open, attacked king is worse off than a sheltered one.
+    let sheltered = "r5k1/5ppp/8/8/8/8/5PPP/3Q2K1 b - - 0 1";
+    let exposed = "r5k1/8/8/8/8/8/5PPP/3Q2K1 b - - 0 1";
+    // Only White keeps a shield in `exposed`.
+    assert!(coef(exposed, SHIELD) > coef(sheltered, SHIELD));
+    assert!(term(exposed, "king safety").0 > term(sheltered, "king safety").0);
+    let attack = "6k1/5ppp/8/6N1/8/8/5PPP/3Q1RK1 w - - 0 1";
+    let attack = coef(attack, KING_DANGER) + coef(attack, SAFE_CHECK + 3);
+    assert!(attack > 0.0, "{attack}");
+    // Tempo: the side to move gets it.
+    assert_eq!(coef("4k3/8/8/8/8/8/8/4K3 w - - 0 1", TEMPO), 1.0);
+    assert_eq!(coef("4k3/8/8/8/8/8/8/4K3 b - - 0 1", TEMPO), -1.0);
+}
+
+#[test]
+fn bare_king_is_driven_to_the_edge() {
+    let centre = white_eval("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+    let edge = white_eval("7k/8/8/8/8/8/8/R3K3 w - - 0 1");
+    assert!(edge > centre, "edge {edge} centre {centre}");
+    // KBNK: the right corner (dark bishop: a1/h8) is better than the wrong one.
+    let right = white_eval("7k/8/8/8/8/8/8/2B1KN2 w - - 0 1");
+    let wrong = white_eval("k7/8/8/8/8/8/8/2B1KN2 w - - 0 1");
+    assert!(right > wrong, "right {right} wrong {wrong}");
+}
+
+/// Plays from `fen` with the engine on both sides and returns the number
+/// of moves (by the strong side) it took to mate, if it did within 50.
+fn play_out(fen: &str, strong_nodes: u64, weak_nodes: u64) -> Option<u32> {
+    let mut pos = Position::from_fen(fen).unwrap();
+    let strong = pos.board().turn();
+    let tt = TranspositionTable::new(16).unwrap();
+    let mut history = History::default();
+    let options = SearchOptions::default();
+    for ply in 0..100u32 {
+        let board = pos.board();
+        if board.is_checkmate() {
+            assert_ne!(board.turn(), strong, "{fen}: the strong side got mated");
+            return Some(ply.div_ceil(2));
+        }
+        if board.is_stalemate() || board.is_insufficient_material() {
+            return None;
+        }
+        let nodes = if board.turn() == strong {
+            strong_nodes
+        } else {
+            weak_nodes
+        };
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let r = search_position(&pos, &limits, &options, &tt, &mut history, &mut |_| {});
+        pos.play(r.best?);
+    }
+    pos.board().is_checkmate().then_some(50)
+}
+
+#[test]
+fn basic_mates_are_won_within_fifty_moves() {
+    let cases = [
+        ("KQK", "8/8/8/4k3/8/8/8/3QK3 w - - 0 1"),
+        ("KQK", "8/8/2k5/8/8/5K2/8/7Q w - - 0 1"),
+        ("KRK", "8/8/8/3k4/8/8/8/R3K3 w - - 0 1"),
+        ("KRK", "8/8/8/8/4k3/8/8/5K1R w - - 0 1"),
+        ("KRK", "8/2k5/8/8/8/8/8/R5K1 b - - 0 1"),
+        ("KBNK", "8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1"),
+        ("KBNK", "8/8/3k4/8/8/8/8/1N2KB2 w - - 0 1"),
+    ];
+    for (name, fen) in cases {
+        let pos = Position::from_fen(fen).unwrap();
+        // In the KRK case with Black to move, the strong side is White.
+        let fen_for_strong = if pos.board().turn() == Color::Black {
+            let mut p = pos.clone();
+            let m = pos.board().legal_moves()[0];
+            p.play(m);
+            p.fen()
+        } else {
+            fen.to_string()
+        };
+        let moves = play_out(&fen_for_strong, 40_000, 5_000);
+        assert!(moves.is_some(), "{name} {fen}: not mated within 50 moves");
+    }
+}
