@@ -11,6 +11,9 @@ const DEFAULT_MOVES_TO_GO: u64 = 26;
 const HARD_SHARE_NUM: u64 = 1;
 const HARD_SHARE_DEN: u64 = 4;
 const HARD_PER_SOFT: u64 = 3;
+/// The soft limit never takes more than this share of the clock, so on a
+/// short clock the increment rebuilds a reserve instead of being spent.
+const SOFT_SHARE_DEN: u64 = 10;
 /// An iteration takes about as long as all before it together, so one
 /// started past this share of the budget would mostly run into the hard
 /// limit and be thrown away.
@@ -50,7 +53,9 @@ impl TimeManager {
             let hard = available / 5 * 4;
             (hard / 2, hard)
         } else {
-            let soft = (available / mtg).saturating_add(inc / 4 * 3);
+            let soft = (available / mtg)
+                .saturating_add(inc / 4 * 3)
+                .min(available / SOFT_SHARE_DEN);
             let hard = soft
                 .saturating_mul(HARD_PER_SOFT)
                 .min(available / HARD_SHARE_DEN * HARD_SHARE_NUM);
@@ -123,6 +128,12 @@ mod tests {
         let hard = tm.hard_ms().unwrap();
         assert!(hard <= 250, "{hard}");
         assert!(tm.soft_ms().unwrap() <= hard);
+    }
+
+    #[test]
+    fn low_clock_spends_less_than_the_increment() {
+        let tm = TimeManager::new(&clock(40, 10), Color::White, 10);
+        assert!(tm.hard_ms().unwrap() < 10, "{:?}", tm.hard_ms());
     }
 
     #[test]
