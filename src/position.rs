@@ -4,7 +4,9 @@
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position as _, PositionErrorKinds};
+use shakmaty::{
+    CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position as _, PositionErrorKinds,
+};
 use thiserror::Error;
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -129,6 +131,20 @@ impl Position {
             .ok_or_else(|| PositionError::IllegalMove(text.to_string()))
     }
 
+    /// The same position with colours swapped and the board turned upside
+    /// down, as the other side sees it; the history is not carried over.
+    pub fn colour_flipped(&self) -> Result<Self, PositionError> {
+        let mut setup = self.board.to_setup(EnPassantMode::Legal);
+        setup.mirror();
+        let board = Chess::from_setup(setup, CastlingMode::Chess960).map_err(|e| {
+            PositionError::IllegalPosition {
+                fen: self.fen(),
+                reason: describe_errors(e.kinds()),
+            }
+        })?;
+        Ok(Self::from_board(board))
+    }
+
     pub fn fen(&self) -> String {
         Fen::from_position(&self.board, EnPassantMode::Legal).to_string()
     }
@@ -211,6 +227,18 @@ mod tests {
         assert!(matches!(m, shakmaty::Move::Castle { .. }));
         assert_eq!(xfen.parse_move("f1g1", CastlingMode::Chess960).unwrap(), m);
         assert_eq!(shredder.key(), xfen.key());
+    }
+
+    #[test]
+    fn colour_flip_swaps_sides_and_undoes_itself() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
+        let flipped = pos.colour_flipped().unwrap();
+        assert_eq!(
+            flipped.fen(),
+            "r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1"
+        );
+        assert_eq!(flipped.colour_flipped().unwrap().fen(), fen);
     }
 
     #[test]

@@ -29,37 +29,6 @@ fn book() -> Vec<String> {
         .collect()
 }
 
-fn swap_case(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii_uppercase() {
-                c.to_ascii_lowercase()
-            } else {
-                c.to_ascii_uppercase()
-            }
-        })
-        .collect()
-}
-
-/// Colours swapped, board turned upside down.
-fn flip_fen(fen: &str) -> String {
-    let p: Vec<&str> = fen.split_whitespace().collect();
-    let board: Vec<String> = p[0].split('/').rev().map(swap_case).collect();
-    let turn = if p[1] == "w" { "b" } else { "w" };
-    let castling = if p[2] == "-" {
-        "-".into()
-    } else {
-        swap_case(p[2])
-    };
-    let ep = if p[3] == "-" {
-        "-".to_string()
-    } else {
-        let b = p[3].as_bytes();
-        format!("{}{}", b[0] as char, if b[1] == b'3' { '6' } else { '3' })
-    };
-    format!("{} {turn} {castling} {ep} 0 1", board.join("/"))
-}
-
 /// Files a..h reversed; castling rights dropped.
 fn mirror_fen(fen: &str) -> String {
     let p: Vec<&str> = fen.split_whitespace().collect();
@@ -107,8 +76,8 @@ fn colour_symmetry_on_the_book() {
     let fens = book();
     assert!(fens.len() > 1000);
     for fen in &fens {
-        let f = flip_fen(fen);
-        assert_eq!(eval_fen(fen), eval_fen(&f), "{fen} vs {f}");
+        let f = Position::from_fen(fen).unwrap().colour_flipped().unwrap();
+        assert_eq!(eval_fen(fen), evaluate(f.board()), "{fen} vs {}", f.fen());
     }
 }
 
