@@ -78,11 +78,10 @@ fn run_perft(args: &[String]) -> Result<(), String> {
     let start = Instant::now();
     let divide = perft::divide(pos.board(), depth);
     let elapsed = start.elapsed();
-    let mut total = 0;
     for (m, n) in &divide {
         println!("{}: {n}", move_to_uci(*m, CastlingMode::Chess960));
-        total += n;
     }
+    let total = perft::total(&divide, depth);
     println!();
     println!("Nodes searched: {total}");
     let nps = total as u128 * 1_000_000 / elapsed.as_micros().max(1);

@@ -12,16 +12,22 @@
 
 pub mod layout;
 pub mod params;
+mod pawn_cache;
 pub mod score;
 
 use layout::*;
 use params::*;
+use pawn_cache::{PawnInfo, pawn_info};
 use score::S;
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square};
 
 /// Receives the coefficient of every weight the evaluation uses.
 pub trait Tracer {
+    /// False for a tracer that records nothing, which lets the evaluation
+    /// take terms from caches instead of computing them.
+    const RECORDS: bool = true;
+
     fn add(&mut self, index: usize, color: Color, coef: f32);
 }
 
@@ -29,6 +35,8 @@ pub trait Tracer {
 pub struct NoTrace;
 
 impl Tracer for NoTrace {
+    const RECORDS: bool = false;
+
     #[inline(always)]
     fn add(&mut self, _: usize, _: Color, _: f32) {}
 }
@@ -175,12 +183,23 @@ impl Evaluation {
             mobility(board, color, &mut att, &mut acc);
         }
         let mobility = acc.take();
+        let pawn_terms = if T::RECORDS {
+            pawn_terms(board, &att, &mut acc)
+        } else {
+            pawn_info(board, || {
+                pawn_terms(
+                    board,
+                    &att,
+                    &mut Acc {
+                        s: [S::ZERO; 2],
+                        t: &mut NoTrace,
+                    },
+                )
+            })
+        };
+        let pawns = pawn_terms.score;
         for color in Color::ALL {
-            pawn_structure(board, color, &att, &mut acc);
-        }
-        let pawns = acc.take();
-        for color in Color::ALL {
-            passed_pawns(board, color, &mut acc);
+            passed_pawns(board, color, pawn_terms.passed[color as usize], &mut acc);
         }
         let passed = acc.take();
         for color in Color::ALL {
@@ -402,15 +421,29 @@ fn pawn_structure<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], ac
     }
 }
 
-fn passed_pawns<T: Tracer>(board: &Board, color: Color, acc: &mut Acc<T>) {
-    let ours = board.pawns() & board.by_color(color);
+/// Everything that depends on the pawns alone: structure terms and the
+/// passed pawns of each side.
+fn pawn_terms<T: Tracer>(board: &Board, att: &[Attacks; 2], acc: &mut Acc<T>) -> PawnInfo {
+    let mut passed = [Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        pawn_structure(board, color, att, acc);
+        let ours = board.pawns() & board.by_color(color);
+        passed[color as usize] = ours
+            .into_iter()
+            .filter(|&sq| is_passed(board, color, sq))
+            .collect();
+    }
+    PawnInfo {
+        score: acc.take(),
+        passed,
+    }
+}
+
+fn passed_pawns<T: Tracer>(board: &Board, color: Color, passed: Bitboard, acc: &mut Acc<T>) {
     let (Some(our_king), Some(their_king)) = (board.king_of(color), board.king_of(!color)) else {
         return;
     };
-    for sq in ours {
-        if !is_passed(board, color, sq) {
-            continue;
-        }
+    for sq in passed {
         let rank = relative_rank(color, sq);
         acc.one(color, PASSED + rank);
         let step = if color == Color::White { 8 } else { -8 };

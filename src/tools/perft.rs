@@ -24,6 +24,16 @@ pub fn divide(pos: &Chess, depth: u32) -> Vec<(Move, u64)> {
     divide_until(pos, depth, &|| false).unwrap_or_default()
 }
 
+/// Leaf nodes of a divide at `depth`: the sum over root moves, and 1 for
+/// depth 0, where the root itself is the only leaf.
+pub fn total(divide: &[(Move, u64)], depth: u32) -> u64 {
+    if depth == 0 {
+        1
+    } else {
+        divide.iter().map(|(_, n)| n).sum()
+    }
+}
+
 /// Like `divide`, but gives up (None) once `stopped` says so; it is asked
 /// every few thousand nodes, so a deep perft can be interrupted.
 pub fn divide_until(
@@ -105,6 +115,8 @@ mod tests {
     fn start_position_to_depth_four() {
         assert_eq!(perft(&Chess::default(), 4), 197_281);
         assert_eq!(divide(&Chess::default(), 2).len(), 20);
+        assert_eq!(total(&divide(&Chess::default(), 3), 3), 8_902);
+        assert_eq!(total(&divide(&Chess::default(), 0), 0), 1);
     }
 
     #[test]

@@ -214,7 +214,10 @@ impl UciSession {
             self.engine.perft(
                 depth,
                 Box::new(move |counts| match counts {
-                    Some(divide) => send(&out, &output::perft(&divide, mode)),
+                    Some(divide) => {
+                        let total = crate::tools::perft::total(&divide, depth);
+                        send(&out, &output::perft(&divide, total, mode));
+                    }
                     None => send_one(&out, output::info_string("perft stopped")),
                 }),
             );

@@ -92,12 +92,11 @@ pub fn bestmove(best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) ->
     }
 }
 
-pub fn perft(divide: &[(Move, u64)], mode: CastlingMode) -> Vec<String> {
+pub fn perft(divide: &[(Move, u64)], total: u64, mode: CastlingMode) -> Vec<String> {
     let mut lines: Vec<String> = divide
         .iter()
         .map(|(m, n)| format!("{}: {n}", move_to_uci(*m, mode)))
         .collect();
-    let total: u64 = divide.iter().map(|(_, n)| n).sum();
     lines.push(String::new());
     lines.push(format!("Nodes searched: {total}"));
     lines
@@ -150,7 +149,7 @@ pub fn eval(b: &Breakdown, white_to_move: bool) -> Vec<String> {
     } else {
         -b.white_score
     };
-    lines.push(format!("Side to move: {stm} cp (before tempo)"));
+    lines.push(format!("Side to move: {stm} cp"));
     lines
 }
 
