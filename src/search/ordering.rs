@@ -19,23 +19,49 @@ pub fn is_bad_noisy(score: i32) -> bool {
     score < -100_000_000
 }
 
+/// Where a main-search picker is: the hash move is handed out before any
+/// other move is scored, since it often cuts the node off on its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    HashMove,
+    ScoreRest,
+    Pick,
+}
+
+/// What the main-search ordering needs to score quiet moves.
+#[derive(Clone, Copy)]
+struct QuietContext {
+    killers: [Option<Move>; 2],
+    prev: [Option<PieceTo>; 2],
+}
+
 /// Scored moves in a buffer the caller lends, so that no node allocates.
 pub struct MovePicker {
     scored: Vec<(Move, i32)>,
     next: usize,
+    stage: Stage,
+    tt_move: PackedMove,
+    quiet: QuietContext,
 }
 
 impl MovePicker {
-    fn with_scores(
+    fn new(
         moves: MoveList,
         mut buffer: Vec<(Move, i32)>,
-        mut score: impl FnMut(Move) -> i32,
+        tt_move: PackedMove,
+        stage: Stage,
     ) -> Self {
         buffer.clear();
-        buffer.extend(moves.into_iter().map(|m| (m, score(m))));
+        buffer.extend(moves.into_iter().map(|m| (m, 0)));
         MovePicker {
             scored: buffer,
             next: 0,
+            stage,
+            tt_move,
+            quiet: QuietContext {
+                killers: [None; 2],
+                prev: [None; 2],
+            },
         }
     }
 
@@ -52,22 +78,63 @@ impl MovePicker {
         self.scored.is_empty()
     }
 
-    /// Ordering for the main search.
+    /// Ordering for the main search; moves are scored lazily by `pick_main`.
     pub fn main(
-        pos: &Chess,
         moves: MoveList,
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
         prev: [Option<PieceTo>; 2],
-        history: &History,
         buffer: Vec<(Move, i32)>,
     ) -> Self {
+        let mut picker = Self::new(moves, buffer, tt_move, Stage::HashMove);
+        picker.quiet = QuietContext { killers, prev };
+        picker
+    }
+
+    /// Ordering for quiescence: most valuable victim, least valuable attacker.
+    pub fn noisy(moves: MoveList, tt_move: PackedMove, buffer: Vec<(Move, i32)>) -> Self {
+        let mut picker = Self::new(moves, buffer, tt_move, Stage::Pick);
+        for entry in &mut picker.scored {
+            entry.1 = if tt_move.matches(entry.0) {
+                TT_MOVE
+            } else {
+                mvv_lva(entry.0)
+            };
+        }
+        picker
+    }
+
+    /// The next move of a main-search picker with its ordering score. The
+    /// position and history are lent per call, because the search updates
+    /// the history between picks.
+    pub fn pick_main(&mut self, pos: &Chess, history: &History) -> Option<(Move, i32)> {
+        if self.stage == Stage::HashMove {
+            self.stage = Stage::ScoreRest;
+            if let Some(i) = self
+                .scored
+                .iter()
+                .position(|&(m, _)| self.tt_move.matches(m))
+            {
+                self.scored.swap(0, i);
+                self.scored[0].1 = TT_MOVE;
+                self.next = 1;
+                return Some(self.scored[0]);
+            }
+        }
+        if self.stage == Stage::ScoreRest {
+            self.stage = Stage::Pick;
+            self.score_rest(pos, history);
+        }
+        self.pick()
+    }
+
+    fn score_rest(&mut self, pos: &Chess, history: &History) {
+        let QuietContext { killers, prev } = self.quiet;
         let counter = history.countermove(prev[0]);
         let color = pos.turn();
-        Self::with_scores(moves, buffer, |m| {
-            if tt_move.matches(m) {
-                TT_MOVE
-            } else if m.is_capture() || m.is_promotion() {
+        for entry in &mut self.scored[self.next..] {
+            let m = entry.0;
+            entry.1 = if m.is_capture() || m.is_promotion() {
                 noisy_score(pos, m, history)
             } else if Some(m) == killers[0] {
                 KILLER
@@ -77,21 +144,11 @@ impl MovePicker {
                 COUNTERMOVE
             } else {
                 history.quiet_score(color, m, prev)
-            }
-        })
+            };
+        }
     }
 
-    /// Ordering for quiescence: most valuable victim, least valuable attacker.
-    pub fn noisy(moves: MoveList, tt_move: PackedMove, buffer: Vec<(Move, i32)>) -> Self {
-        Self::with_scores(moves, buffer, |m| {
-            if tt_move.matches(m) {
-                TT_MOVE
-            } else {
-                mvv_lva(m)
-            }
-        })
-    }
-
+    /// The best-scored move not yet handed out.
     pub fn pick(&mut self) -> Option<(Move, i32)> {
         let start = self.next;
         let first = *self.scored.get(start)?;

@@ -215,15 +215,7 @@ impl Searcher<'_> {
         let prev = self.previous_moves(ply);
         let killers = self.frames[ply].killers;
         let buffer = std::mem::take(&mut self.move_buffers[ply]);
-        let mut picker = MovePicker::main(
-            pos,
-            pos.legal_moves(),
-            tt_move,
-            killers,
-            prev,
-            self.history,
-            buffer,
-        );
+        let mut picker = MovePicker::main(pos.legal_moves(), tt_move, killers, prev, buffer);
         let lmr = lmr_table();
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -234,7 +226,7 @@ impl Searcher<'_> {
         let mut noisy_tried: [Option<Move>; 32] = [None; 32];
         let mut noisy_count = 0;
 
-        while let Some((m, order_score)) = picker.pick() {
+        while let Some((m, order_score)) = picker.pick_main(pos, self.history) {
             if Some(m) == excluded || (root && self.root_excluded.contains(&m)) {
                 continue;
             }
