@@ -150,9 +150,11 @@ fn term_signs_on_small_positions() {
     let passer = "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1";
     assert_eq!(coef(passer, PASSED + 4), 1.0);
     assert!(term(passer, "passed pawns").1 > 0);
-    // A passer further up is worth more.
-    let far = "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1";
-    assert!(term(far, "passed pawns").1 > term(passer, "passed pawns").1);
+    // A passer further up is worth more, with both kings far away (next
+    // to the enemy king, one that has come closer is rightly worth less).
+    let near = "7k/8/8/3P4/8/8/8/7K w - - 0 1";
+    let far = "7k/8/3P4/8/8/8/8/7K w - - 0 1";
+    assert!(term(far, "passed pawns").1 > term(near, "passed pawns").1);
     // Doubled and isolated pawns hurt.
     let bad = "4k3/pp6/8/8/8/2P5/2P5/4K3 w - - 0 1";
     assert_eq!(coef(bad, DOUBLED), 1.0);

@@ -299,8 +299,22 @@ pub fn params_source(w: &[[f64; 2]], tail: &str, note: &str) -> String {
 
 const FIXED_MARKER: &str = "// ---- fixed (not tuned) ----";
 
+/// Cosine decay from `lr` to a tenth of it over the run: big steps while
+/// far from the optimum, small ones at the end so the last epoch does not
+/// land on a random point of the noise around it.
+fn decayed_lr(lr: f64, progress: f64) -> f64 {
+    let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress.clamp(0.0, 1.0)).cos());
+    lr * (0.1 + 0.9 * cosine)
+}
+
 pub fn run(cfg: &Config) -> Result<(), String> {
     let start = Instant::now();
+    // Read the hand-kept tail first, so a wrong --out fails before the fit.
+    let current = std::fs::read_to_string(&cfg.out).unwrap_or_default();
+    let tail = current
+        .find(FIXED_MARKER)
+        .map(|i| current[i..].to_string())
+        .ok_or_else(|| format!("{} has no '{FIXED_MARKER}' line", cfg.out))?;
     let data = load(cfg)?;
     let threads = cfg.threads.max(1);
     let mut w: Vec<[f64; 2]> = WEIGHTS
@@ -324,6 +338,8 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         (0..data.entries.len() as u32).partition(|i| i % 10 != 9);
     let held_base = loss_on(&data, &held, &w, k, cfg.lambda, threads);
     let mut rng = super::datagen::Rng::new(0x7E57);
+    let batches_per_epoch = order.len().div_ceil(cfg.batch.max(1));
+    let total_steps = (batches_per_epoch * cfg.epochs).max(1) as f64;
     for epoch in 1..=cfg.epochs {
         for i in (1..order.len()).rev() {
             let j = rng.below(i as u64 + 1) as usize;
@@ -332,6 +348,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         for batch in order.chunks(cfg.batch.max(1)) {
             let g = gradient(&data, batch, &w, k, cfg.lambda, threads);
             step += 1;
+            let lr = decayed_lr(cfg.lr, f64::from(step) / total_steps);
             for i in 0..N_WEIGHTS {
                 if is_frozen(i) {
                     continue;
@@ -341,7 +358,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                     v[i][p] = b2 * v[i][p] + (1.0 - b2) * g[i][p] * g[i][p];
                     let mh = m[i][p] / (1.0 - b1.powi(step));
                     let vh = v[i][p] / (1.0 - b2.powi(step));
-                    w[i][p] -= cfg.lr * mh / (vh.sqrt() + eps);
+                    w[i][p] -= lr * mh / (vh.sqrt() + eps);
                 }
             }
         }
@@ -354,11 +371,6 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         );
     }
     let final_loss = loss(&data, &w, k, cfg.lambda, threads);
-    let current = std::fs::read_to_string(&cfg.out).unwrap_or_default();
-    let tail = current
-        .find(FIXED_MARKER)
-        .map(|i| current[i..].to_string())
-        .ok_or_else(|| format!("{} has no '{FIXED_MARKER}' line", cfg.out))?;
     let note = format!(
         "Last run: {} positions from {}, K = {k:.6}, lambda {}, loss {base:.6} -> {final_loss:.6}.",
         data.entries.len(),
@@ -369,4 +381,19 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", cfg.out))?;
     eprintln!("tune: wrote {}", cfg.out);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decayed_lr;
+
+    #[test]
+    fn learning_rate_decays_from_full_to_a_tenth() {
+        assert!((decayed_lr(0.5, 0.0) - 0.5).abs() < 1e-12);
+        assert!((decayed_lr(0.5, 1.0) - 0.05).abs() < 1e-12);
+        let steps: Vec<f64> = (0..=10)
+            .map(|i| decayed_lr(1.0, f64::from(i) / 10.0))
+            .collect();
+        assert!(steps.windows(2).all(|p| p[1] < p[0]), "{steps:?}");
+    }
 }
