@@ -2,20 +2,15 @@
 //! known draws, the sign of each term on small hand-made positions, and
 //! basic mates (KQK, KRK, KBNK) won by the engine's own search.
 
-use std::path::PathBuf;
+mod common;
 
+use common::shared_dir;
 use kestrel::eval::layout::*;
 use kestrel::eval::{Trace, breakdown, evaluate, trace};
 use kestrel::position::Position;
 use kestrel::search::{History, Limits, SearchOptions, search_position};
 use kestrel::tt::TranspositionTable;
 use shakmaty::{Color, Position as _};
-
-fn shared_dir() -> PathBuf {
-    std::env::var_os("KESTREL_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"))
-}
 
 fn book() -> Vec<String> {
     let path = shared_dir().join("books/8mvs_+90_+99.epd");

@@ -9,10 +9,11 @@
 //!
 //! Linux only (it reads /proc).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+mod common;
+
 use std::time::{Duration, Instant};
+
+use common::EngineProcess;
 
 /// Zero-filling 4 GB can take 40 s on a VM; leave room for a busy machine.
 const RESIZE_WITHIN: Duration = Duration::from_secs(60);
@@ -21,77 +22,30 @@ const SEARCH_WITHIN: Duration = Duration::from_secs(20);
 /// search thread's stack in use, the table and the allocator's slack.
 const SMALL_RSS_MB: u64 = 200;
 
-/// The engine with its process id, which tests/common's helper keeps to
-/// itself.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    transcript: Vec<String>,
-}
+/// The engine process with the memory probes these tests need.
+struct Engine(EngineProcess);
 
 impl Engine {
     fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("kestrel starts");
-        let stdout = child.stdout.take().expect("piped");
-        let stdin = child.stdin.take().expect("piped");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-            transcript: Vec::new(),
-        }
+        Engine(EngineProcess::start())
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("engine reads input");
-        self.stdin.flush().expect("flush");
+        self.0.send(line);
     }
 
     /// Lines up to and including the first starting with `prefix`.
     fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.transcript.push(line.clone());
-                    let done = line.starts_with(prefix);
-                    got.push(line);
-                    if done {
-                        return got;
-                    }
-                }
-                Err(_) => panic!(
-                    "no '{prefix}' within {timeout:?} (running: {}); last output:\n{}",
-                    self.is_running(),
-                    self.transcript[self.transcript.len().saturating_sub(10)..].join("\n")
-                ),
-            }
-        }
+        self.0.lines_until(prefix, timeout)
     }
 
     fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        self.0.is_running()
     }
 
     /// Resident set size in MB, from /proc/<pid>/status.
     fn rss_mb(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.0.pid()))
             .expect("/proc/<pid>/status is readable");
         let kb: u64 = status
             .lines()
@@ -125,19 +79,7 @@ impl Engine {
     }
 
     fn quit(&mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while self.is_running() {
-            assert!(Instant::now() < deadline, "engine did not quit");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.0.quit_within(Duration::from_secs(5));
     }
 }
 

@@ -16,52 +16,13 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::EngineProcess;
+use common::rng::Rng;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position as _};
 
 const READY_WITHIN: Duration = Duration::from_secs(5);
 const QUIT_WITHIN: Duration = Duration::from_millis(200);
-
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    /// A tiny delay: mostly none or a few hundred microseconds, now and then
-    /// a few milliseconds, rarely tens.
-    fn delay(&mut self) -> Duration {
-        match self.below(10) {
-            0..=2 => Duration::ZERO,
-            3..=6 => Duration::from_micros(self.below(500) as u64),
-            7 | 8 => Duration::from_millis(1 + self.below(5) as u64),
-            _ => Duration::from_millis(10 + self.below(30) as u64),
-        }
-    }
-}
 
 fn pause(d: Duration) {
     if !d.is_zero() {

@@ -1,6 +1,8 @@
 //! Drives the real `kestrel` binary over pipes, as a GUI would.
 #![allow(dead_code)]
 
+pub mod rng;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -104,6 +106,25 @@ impl EngineProcess {
             }
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+
+    /// Lines from now up to and including the first that starts with
+    /// `prefix`; panics with the recent output if none comes in time.
+    pub fn lines_until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let start = self.transcript.len();
+        if self.wait_for(prefix, timeout).is_none() {
+            let running = self.is_running();
+            let t = &self.transcript;
+            panic!(
+                "no '{prefix}' within {timeout:?} (running: {running}); last output:\n{}",
+                t[t.len().saturating_sub(10)..].join("\n")
+            );
+        }
+        self.transcript[start..].to_vec()
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     pub fn is_running(&mut self) -> bool {
