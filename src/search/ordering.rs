@@ -44,27 +44,22 @@ pub struct MovePicker {
     quiet: QuietContext,
 }
 
-impl MovePicker {
-    fn new(
-        moves: MoveList,
-        mut buffer: Vec<(Move, i32)>,
-        tt_move: PackedMove,
-        stage: Stage,
-    ) -> Self {
-        buffer.clear();
-        buffer.extend(moves.into_iter().map(|m| (m, 0)));
-        MovePicker {
-            scored: buffer,
-            next: 0,
-            stage,
-            tt_move,
-            quiet: QuietContext {
-                killers: [None; 2],
-                prev: [None; 2],
-            },
-        }
-    }
+impl QuietContext {
+    /// For pickers that never score quiet moves (quiescence).
+    const NONE: QuietContext = QuietContext {
+        killers: [None; 2],
+        prev: [None; 2],
+    };
+}
 
+/// The moves in the lent buffer, not yet scored.
+fn unscored(moves: MoveList, mut buffer: Vec<(Move, i32)>) -> Vec<(Move, i32)> {
+    buffer.clear();
+    buffer.extend(moves.into_iter().map(|m| (m, 0)));
+    buffer
+}
+
+impl MovePicker {
     /// Gives the buffer back for the next node.
     pub fn into_buffer(self) -> Vec<(Move, i32)> {
         self.scored
@@ -86,22 +81,32 @@ impl MovePicker {
         prev: [Option<PieceTo>; 2],
         buffer: Vec<(Move, i32)>,
     ) -> Self {
-        let mut picker = Self::new(moves, buffer, tt_move, Stage::HashMove);
-        picker.quiet = QuietContext { killers, prev };
-        picker
+        MovePicker {
+            scored: unscored(moves, buffer),
+            next: 0,
+            stage: Stage::HashMove,
+            tt_move,
+            quiet: QuietContext { killers, prev },
+        }
     }
 
     /// Ordering for quiescence: most valuable victim, least valuable attacker.
     pub fn noisy(moves: MoveList, tt_move: PackedMove, buffer: Vec<(Move, i32)>) -> Self {
-        let mut picker = Self::new(moves, buffer, tt_move, Stage::Pick);
-        for entry in &mut picker.scored {
+        let mut scored = unscored(moves, buffer);
+        for entry in &mut scored {
             entry.1 = if tt_move.matches(entry.0) {
                 TT_MOVE
             } else {
                 mvv_lva(entry.0)
             };
         }
-        picker
+        MovePicker {
+            scored,
+            next: 0,
+            stage: Stage::Pick,
+            tt_move,
+            quiet: QuietContext::NONE,
+        }
     }
 
     /// The next move of a main-search picker with its ordering score. The
