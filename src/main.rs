@@ -2,10 +2,10 @@
 //! subcommand, a tool (bench, perft, epd).
 
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use kestrel::position::{Position, move_to_uci};
-use kestrel::search::History;
+use kestrel::search::{History, Limits};
 use kestrel::tools::{bench, epd, perft};
 use kestrel::tt::TranspositionTable;
 use shakmaty::CastlingMode;
@@ -13,7 +13,7 @@ use shakmaty::CastlingMode;
 const USAGE: &str = "usage: kestrel                      UCI engine on stdin/stdout
        kestrel bench [DEPTH]        fixed search; last line: N nodes M nps
        kestrel perft DEPTH [FEN]    move path count per root move
-       kestrel epd FILE [--movetime MS]  solve an EPD suite (bm/am)
+       kestrel epd FILE [--movetime MS | --nodes N]  solve an EPD suite (bm/am)
        kestrel datagen --out FILE (--games N | --positions N) [--nodes N] [--threads N] [--seed S] [--book FILE]
        kestrel tune --data FILE [--epochs N] [--out src/eval/params.rs]";
 
@@ -91,13 +91,20 @@ fn run_perft(args: &[String]) -> Result<(), String> {
 
 fn run_epd(args: &[String]) -> Result<(), String> {
     let file = args.first().ok_or("epd needs a file")?;
-    let mut movetime = Duration::from_millis(1000);
+    let mut limits = Limits {
+        movetime: Some(1000),
+        ..Limits::default()
+    };
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
+        let value = rest.next().ok_or(format!("{flag} needs a value"))?;
         match flag.as_str() {
-            "--movetime" => {
-                let v = rest.next().ok_or("--movetime needs milliseconds")?;
-                movetime = Duration::from_millis(parse_arg(v, "--movetime")?);
+            "--movetime" => limits.movetime = Some(parse_arg(value, flag)?),
+            // A node budget instead of a clock: the same answers on a
+            // loaded machine as on a quiet one.
+            "--nodes" => {
+                limits.nodes = Some(parse_arg(value, flag)?);
+                limits.movetime = None;
             }
             other => return Err(format!("unknown epd option '{other}'")),
         }
@@ -112,7 +119,7 @@ fn run_epd(args: &[String]) -> Result<(), String> {
     for case in &cases {
         tt.clear();
         let mut history = History::default();
-        let (ok, best) = epd::solve(case, movetime, &tt, &mut history);
+        let (ok, best) = epd::solve_with(case, &limits, &tt, &mut history);
         solved += usize::from(ok);
         let shown = best.map_or("0000".to_string(), |m| {
             move_to_uci(m, CastlingMode::Standard)

@@ -14,6 +14,7 @@ pub mod layout;
 pub mod params;
 mod pawn_cache;
 pub mod score;
+pub mod simplified;
 
 use layout::*;
 use params::*;
@@ -62,6 +63,9 @@ impl Tracer for Trace {
 
 /// Score from the side to move's point of view, in centipawns.
 pub fn evaluate(board: &Chess) -> i32 {
+    if cfg!(feature = "pst-eval") {
+        return simplified::evaluate(board);
+    }
     let white = Evaluation::new(board, &mut NoTrace).total();
     match board.turn() {
         Color::White => white,
