@@ -5,7 +5,8 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
-    CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position as _, PositionErrorKinds,
+    Bitboard, CastlingMode, Chess, EnPassantMode, FromSetup, Move, Piece, Position as _,
+    PositionErrorKinds, attacks,
 };
 use thiserror::Error;
 
@@ -33,6 +34,42 @@ pub fn key_after(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
         Some(k) => k.0,
         None => full_key(child),
     }
+}
+
+/// Does `m` give check? Answered from attack tables for ordinary moves;
+/// castling and en passant, which move two pieces, are played out.
+pub fn gives_check(pos: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        promotion,
+        ..
+    } = m
+    else {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        return child.is_check();
+    };
+    let us = pos.turn();
+    let board = pos.board();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    let occupied = (board.occupied() & !Bitboard::from_square(from)) | Bitboard::from_square(to);
+    let piece = Piece {
+        color: us,
+        role: promotion.unwrap_or(role),
+    };
+    if attacks::attacks(to, piece, occupied).contains(king) {
+        return true;
+    }
+    // Discovered check: a slider of ours that `from` was blocking.
+    let ours = board.by_color(us) & !Bitboard::from_square(from);
+    let diagonal = ours & (board.bishops() | board.queens());
+    let straight = ours & (board.rooks() | board.queens());
+    (attacks::bishop_attacks(king, occupied) & diagonal).any()
+        || (attacks::rook_attacks(king, occupied) & straight).any()
 }
 
 #[derive(Clone, Debug)]
@@ -247,5 +284,35 @@ mod tests {
         assert!(Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
         assert!(Position::from_fen("4k3/8/8/8/8/8/8/4K2R b - - 0 1").is_ok());
         assert!(Position::from_fen("4k2R/8/8/8/8/8/8/4K3 w - - 0 1").is_err());
+    }
+
+    /// Walks every move two plies deep from positions rich in discovered
+    /// checks, pins, promotions, en passant and castling.
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1",
+            "3k4/8/8/8/B7/8/2R5/3KQ3 w - - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let root = Position::from_fen(fen).unwrap();
+            for m in root.board().legal_moves() {
+                let mut child = root.board().clone();
+                child.play_unchecked(m);
+                assert_eq!(gives_check(root.board(), m), child.is_check(), "{fen} {m}");
+                for reply in child.legal_moves() {
+                    let mut grandchild = child.clone();
+                    grandchild.play_unchecked(reply);
+                    assert_eq!(gives_check(&child, reply), grandchild.is_check());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 4000, "only {checked} moves");
     }
 }

@@ -8,7 +8,7 @@ use super::params::*;
 use super::see::{see_ge, value};
 use super::{DRAW, EVAL_NONE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, lmr_table};
 use crate::eval::evaluate;
-use crate::position::{full_key, key_after};
+use crate::position::{full_key, gives_check, key_after};
 use crate::tt::{Bound, PackedMove, TtEntry};
 
 /// Mate scores are stored relative to the node, not the root.
@@ -243,24 +243,25 @@ impl Searcher<'_> {
                         skip_quiets = true;
                         continue;
                     }
-                    if !in_check
+                    // A quiet check may be the start of an attack the
+                    // static eval cannot see, so only LMP drops it.
+                    let futile = !in_check
                         && depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
-                    {
-                        skip_quiets = true;
-                        continue;
-                    }
-                    if depth <= HISTORY_PRUNE_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+                    let bad_history = depth <= HISTORY_PRUNE_MAX_DEPTH
                         && order_score < -HISTORY_PRUNE_MARGIN * depth
-                        && order_score > -100_000_000
+                        && order_score > -100_000_000;
+                    if (futile
+                        || bad_history
+                        || (depth <= SEE_PRUNE_MAX_DEPTH
+                            && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth)))
+                        && !gives_check(pos, m)
                     {
-                        continue;
-                    }
-                    if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth) {
                         continue;
                     }
                 } else if depth <= SEE_PRUNE_MAX_DEPTH
                     && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth * depth)
+                    && !gives_check(pos, m)
                 {
                     continue;
                 }
