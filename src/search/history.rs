@@ -1,9 +1,11 @@
 //! History heuristics: butterfly history, continuation history for the one
-//! and two previous moves, killers and countermoves. They live across the
+//! and two previous moves, killers and countermoves, and the evaluation's
+//! correction history. They live across the
 //! searches of a game and are cleared by `ucinewgame`.
 
 use shakmaty::{Color, Move, Role, Square};
 
+use super::correction::Correction;
 use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX};
 
 /// Piece (colour and role) and destination of a move: the key of
@@ -51,6 +53,7 @@ pub struct History {
     continuation: Vec<i16>,
     countermoves: Vec<Option<Move>>,
     capture: Vec<i16>,
+    pub correction: Correction,
 }
 
 impl Default for History {
@@ -60,6 +63,7 @@ impl Default for History {
             continuation: vec![0; PIECE_TO * PIECE_TO],
             countermoves: vec![None; PIECE_TO],
             capture: vec![0; PIECE_TO * 6],
+            correction: Correction::default(),
         }
     }
 }

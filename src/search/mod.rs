@@ -2,6 +2,7 @@
 //! principal variation search (`pvs.rs`). It reports what it finds as
 //! events and never prints.
 
+mod correction;
 pub mod history;
 pub mod limits;
 pub mod ordering;

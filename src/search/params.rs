@@ -44,3 +44,10 @@ pub const HISTORY_BONUS_MAX: i32 = 2400;
 
 /// Piece values used by SEE and move ordering (not evaluation).
 pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20000];
+
+/// Correction history: entries per side, 1/GRAIN cp units, the largest
+/// correction, and the weight (of 256) a deep search's error gets.
+pub const CORRECTION_ENTRIES: usize = 16384;
+pub const CORRECTION_GRAIN: i32 = 256;
+pub const CORRECTION_MAX_CP: i32 = 64;
+pub const CORRECTION_MAX_WEIGHT: i32 = 16;

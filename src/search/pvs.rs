@@ -170,7 +170,12 @@ impl Searcher<'_> {
                 _ => evaluate(pos),
             }
         };
-        let mut eval = raw_eval;
+        let static_eval = if in_check {
+            EVAL_NONE
+        } else {
+            self.history.correction.corrected(pos, raw_eval)
+        };
+        let mut eval = static_eval;
         if let (Some(e), Some(s)) = (tt_entry, tt_score)
             && !in_check
             && (e.bound == Bound::Exact
@@ -179,11 +184,11 @@ impl Searcher<'_> {
         {
             eval = s;
         }
-        self.frames[ply].static_eval = raw_eval;
+        self.frames[ply].static_eval = static_eval;
         let improving = !in_check
             && ply >= 2
             && self.frames[ply - 2].static_eval != EVAL_NONE
-            && raw_eval > self.frames[ply - 2].static_eval;
+            && static_eval > self.frames[ply - 2].static_eval;
         if ply + 2 < self.frames.len() {
             self.frames[ply + 2].killers = [None; 2];
         }
@@ -437,6 +442,16 @@ impl Searcher<'_> {
                     bound,
                 },
             );
+            if !in_check
+                && best_move.is_none_or(is_quiet)
+                && best_score.abs() < MATE_BOUND
+                && !(bound == Bound::Lower && best_score <= static_eval)
+                && !(bound == Bound::Upper && best_score >= static_eval)
+            {
+                self.history
+                    .correction
+                    .learn(pos, depth, static_eval, best_score);
+            }
         }
         best_score
     }
@@ -549,16 +564,19 @@ impl Searcher<'_> {
         }
 
         let raw_eval;
+        let stand_pat;
         let mut best_score;
         if in_check {
             raw_eval = EVAL_NONE;
+            stand_pat = EVAL_NONE;
             best_score = -INFINITY;
         } else {
             raw_eval = match tt_entry {
                 Some(e) if e.eval != EVAL_NONE => e.eval,
                 _ => evaluate(pos),
             };
-            best_score = raw_eval;
+            stand_pat = self.history.correction.corrected(pos, raw_eval);
+            best_score = stand_pat;
             if let Some(e) = tt_entry {
                 let s = score_from_tt(e.score, ply);
                 if (e.bound == Bound::Lower && s > best_score)
@@ -587,8 +605,8 @@ impl Searcher<'_> {
         while let Some((m, _)) = picker.pick() {
             if !in_check && best_score > -MATE_BOUND {
                 let gain = captured_role(m).map_or(0, value);
-                if m.promotion().is_none() && raw_eval + gain + QS_DELTA_MARGIN <= alpha {
-                    best_score = best_score.max(raw_eval + gain + QS_DELTA_MARGIN);
+                if m.promotion().is_none() && stand_pat + gain + QS_DELTA_MARGIN <= alpha {
+                    best_score = best_score.max(stand_pat + gain + QS_DELTA_MARGIN);
                     continue;
                 }
                 if !see_ge(pos, m, 0) {

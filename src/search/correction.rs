@@ -1,0 +1,80 @@
+//! Correction history: how far static evaluation has been from what the
+//! search then found, remembered per side to move and pawn structure, and
+//! added to later static evaluations of positions with the same pawns.
+//! Evaluation errors cluster by pawn structure (a blocked centre, a passer
+//! the weights undervalue), so this learns, within a game, what the
+//! hand-crafted terms miss.
+
+use shakmaty::{Chess, Color, Position as _};
+
+use super::params::{
+    CORRECTION_ENTRIES, CORRECTION_GRAIN, CORRECTION_MAX_CP, CORRECTION_MAX_WEIGHT,
+};
+
+pub struct Correction {
+    /// Corrections in 1/CORRECTION_GRAIN centipawns, White's table first.
+    table: Vec<i32>,
+}
+
+impl Default for Correction {
+    fn default() -> Self {
+        Correction {
+            table: vec![0; 2 * CORRECTION_ENTRIES],
+        }
+    }
+}
+
+fn slot(pos: &Chess) -> usize {
+    let board = pos.board();
+    let white = (board.pawns() & board.by_color(Color::White)).0;
+    let black = (board.pawns() & board.by_color(Color::Black)).0;
+    let mixed =
+        white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    let index = (mixed >> 32) as usize % CORRECTION_ENTRIES;
+    pos.turn() as usize * CORRECTION_ENTRIES + index
+}
+
+impl Correction {
+    /// `raw` (side to move's view) with what this pawn structure has taught.
+    pub fn corrected(&self, pos: &Chess, raw: i32) -> i32 {
+        raw + self.table[slot(pos)] / CORRECTION_GRAIN
+    }
+
+    /// The search of `pos` to `depth` scored `found` where the corrected
+    /// static evaluation said `predicted`: move the entry towards the error,
+    /// faster for deeper searches.
+    pub fn learn(&mut self, pos: &Chess, depth: i32, predicted: i32, found: i32) {
+        let weight = (depth + 1).min(CORRECTION_MAX_WEIGHT);
+        let error = (found - predicted) * CORRECTION_GRAIN;
+        let limit = CORRECTION_MAX_CP * CORRECTION_GRAIN;
+        let entry = &mut self.table[slot(pos)];
+        let blended = (*entry * (256 - weight) + error * weight) / 256;
+        *entry = blended.clamp(-limit, limit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    fn board(fen: &str) -> Chess {
+        Position::from_fen(fen).expect("test FEN").board().clone()
+    }
+
+    #[test]
+    fn learns_towards_the_search_and_stays_bounded() {
+        let mut c = Correction::default();
+        let pos = board("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1");
+        assert_eq!(c.corrected(&pos, 10), 10);
+        for _ in 0..200 {
+            c.learn(&pos, 12, c.corrected(&pos, 10), 5000);
+        }
+        assert_eq!(c.corrected(&pos, 10), 10 + CORRECTION_MAX_CP);
+        // Same pawns, other pieces: same correction; other side to move: none.
+        let moved = board("3k4/pp6/8/8/8/8/PP6/3K4 w - - 0 1");
+        assert_eq!(c.corrected(&moved, 0), CORRECTION_MAX_CP);
+        let other_side = board("4k3/pp6/8/8/8/8/PP6/4K3 b - - 0 1");
+        assert_eq!(c.corrected(&other_side, 0), 0);
+    }
+}
