@@ -51,3 +51,9 @@ pub const CORRECTION_ENTRIES: usize = 16384;
 pub const CORRECTION_GRAIN: i32 = 256;
 pub const CORRECTION_MAX_CP: i32 = 64;
 pub const CORRECTION_MAX_WEIGHT: i32 = 16;
+
+/// ProbCut: from this depth, a capture searched this much shallower must
+/// beat beta by this margin.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+pub const PROBCUT_REDUCTION: i32 = 4;
+pub const PROBCUT_MARGIN: i32 = 200;

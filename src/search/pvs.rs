@@ -42,6 +42,15 @@ fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
     }
 }
 
+/// What ProbCut needs to know of the node it is tried at.
+struct ProbCut {
+    depth: i32,
+    beta: i32,
+    static_eval: i32,
+    raw_eval: i32,
+    cut_node: bool,
+}
+
 fn has_non_pawn_material(pos: &Chess) -> bool {
     let b = pos.board();
     let ours = b.by_color(pos.turn());
@@ -207,6 +216,16 @@ impl Searcher<'_> {
                 }
             }
             if let Some(score) = self.try_null_move(pos, depth, eval, beta, ply, cut_node) {
+                return score;
+            }
+            let probe = ProbCut {
+                depth,
+                beta,
+                static_eval,
+                raw_eval,
+                cut_node,
+            };
+            if let Some(score) = self.try_probcut(pos, key, ply, &probe, tt_entry) {
                 return score;
             }
         }
@@ -497,6 +516,74 @@ impl Searcher<'_> {
             return None;
         }
         (score >= beta).then_some(if score >= MATE_BOUND { beta } else { score })
+    }
+
+    /// ProbCut: a good capture whose shallow search clears beta by a
+    /// margin would almost surely clear beta at full depth too.
+    fn try_probcut(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        ply: usize,
+        probe: &ProbCut,
+        tt_entry: Option<TtEntry>,
+    ) -> Option<i32> {
+        let probcut_beta = probe.beta + PROBCUT_MARGIN;
+        if probe.depth < PROBCUT_MIN_DEPTH || probe.beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        // A search nearly as deep already found nothing this good.
+        if let Some(e) = tt_entry
+            && e.depth > probe.depth - PROBCUT_REDUCTION
+            && score_from_tt(e.score, ply) < probcut_beta
+        {
+            return None;
+        }
+        let mut moves = pos.legal_moves();
+        moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+        let tt_move = tt_entry.map_or(PackedMove::NONE, |e| e.mv);
+        let buffer = std::mem::take(&mut self.move_buffers[ply]);
+        let mut picker = MovePicker::noisy(moves, tt_move, buffer);
+        let mut found = None;
+        while let Some((m, _)) = picker.pick() {
+            if !see_ge(pos, m, probcut_beta - probe.static_eval) {
+                continue;
+            }
+            let (child, child_key) = self.make(pos, key, m, ply);
+            let window = (-probcut_beta, -probcut_beta + 1);
+            let mut score = -self.quiescence(&child, child_key, window.0, window.1, ply + 1);
+            if score >= probcut_beta {
+                score = -self.negamax(
+                    &child,
+                    child_key,
+                    probe.depth - PROBCUT_REDUCTION,
+                    window.0,
+                    window.1,
+                    ply + 1,
+                    !probe.cut_node,
+                );
+            }
+            self.unmake();
+            if self.stopped {
+                break;
+            }
+            if score >= probcut_beta {
+                self.tt.store(
+                    key,
+                    TtEntry {
+                        mv: PackedMove::new(m),
+                        score: score_to_tt(score, ply),
+                        eval: probe.raw_eval,
+                        depth: probe.depth - PROBCUT_REDUCTION + 1,
+                        bound: Bound::Lower,
+                    },
+                );
+                found = Some(score);
+                break;
+            }
+        }
+        self.move_buffers[ply] = picker.into_buffer();
+        found
     }
 
     fn reward_cutoff(
