@@ -165,6 +165,9 @@ pub struct Searcher<'a> {
     frames: Vec<Frame>,
     pv: PvTable,
     root_excluded: Vec<Move>,
+    /// Score of the best root move whose search finished in the current
+    /// aspiration pass, so a stopped iteration can still offer it.
+    root_best: Option<i32>,
     /// One move-ordering buffer per ply, reused from node to node.
     move_buffers: Vec<Vec<(Move, i32)>>,
 }
@@ -195,6 +198,7 @@ impl<'a> Searcher<'a> {
             frames: vec![Frame::default(); MAX_PLY + 4],
             pv: PvTable::new(),
             root_excluded: Vec::new(),
+            root_best: None,
             move_buffers: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(64)).collect(),
         }
     }
@@ -288,9 +292,13 @@ impl<'a> Searcher<'a> {
                 found.push((score, pv));
             }
             found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+            // A stopped deeper iteration only knows that its best move
+            // scores at least this much.
+            let partial = self.stopped && depth > 1;
+            let bound = if partial { Bound::Lower } else { Bound::Exact };
             for (line, (score, pv)) in found.iter().enumerate() {
                 prev_scores[line] = *score;
-                self.emit(depth, line, *score, Bound::Exact, pv.clone(), report);
+                self.emit(depth, line, *score, bound, pv.clone(), report);
             }
             if let Some((score, pv)) = found.first() {
                 if result.best == pv.first().copied() {
@@ -300,7 +308,9 @@ impl<'a> Searcher<'a> {
                 }
                 result.best = pv.first().copied();
                 result.score = *score;
-                result.depth = depth;
+                if !partial {
+                    result.depth = depth;
+                }
                 *best_line = pv.clone();
             }
             self.root_excluded.truncate(base_excluded);
@@ -362,11 +372,10 @@ impl<'a> Searcher<'a> {
             (-INFINITY, INFINITY)
         };
         loop {
+            self.root_best = None;
             let score = self.negamax(board, key, depth, alpha, beta, 0, false);
             if self.stopped {
-                // A partial first iteration still beats no move at all.
-                let pv = self.pv.line(0);
-                return (depth == 1 && !pv.is_empty()).then_some((score, pv));
+                return self.stopped_line(depth, line);
             }
             if score <= alpha {
                 self.emit(
@@ -394,6 +403,14 @@ impl<'a> Searcher<'a> {
             }
             delta += delta / 2;
         }
+    }
+
+    /// What a stopped pass can still offer: any move at depth 1 (better
+    /// than none), and later the first line's best fully searched move,
+    /// which already beat the previous iteration's choice inside the window.
+    fn stopped_line(&self, depth: i32, line: usize) -> Option<(i32, Vec<Move>)> {
+        let score = self.root_best?;
+        (depth == 1 || line == 0).then(|| (score, self.pv.line(0)))
     }
 
     fn emit(

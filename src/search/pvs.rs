@@ -402,6 +402,9 @@ impl Searcher<'_> {
                     if pv_node {
                         self.pv.update(ply, m);
                     }
+                    if root {
+                        self.root_best = Some(score);
+                    }
                     if score >= beta {
                         self.reward_cutoff(
                             pos,

@@ -6,7 +6,7 @@ use shakmaty::Color;
 use super::limits::{Limits, SearchControl};
 
 /// Moves we plan for when the GUI gives no `movestogo`.
-const DEFAULT_MOVES_TO_GO: u64 = 26;
+const DEFAULT_MOVES_TO_GO: u64 = 20;
 /// Never plan to use more than this share of the clock on one move.
 const HARD_SHARE_NUM: u64 = 1;
 const HARD_SHARE_DEN: u64 = 4;
@@ -17,7 +17,7 @@ const SOFT_SHARE_DEN: u64 = 10;
 /// An iteration takes about as long as all before it together, so one
 /// started past this share of the budget would mostly run into the hard
 /// limit and be thrown away.
-const START_NEXT_ITERATION_PERCENT: u64 = 55;
+const START_NEXT_ITERATION_PERCENT: u64 = 60;
 
 #[derive(Clone, Debug)]
 pub struct TimeManager {
