@@ -165,9 +165,10 @@ pub struct Searcher<'a> {
     frames: Vec<Frame>,
     pv: PvTable,
     root_excluded: Vec<Move>,
-    /// Score of the best root move whose search finished in the current
-    /// aspiration pass, so a stopped iteration can still offer it.
-    root_best: Option<i32>,
+    /// Score and line of the best root move whose search finished at the
+    /// current depth (in any aspiration pass), so a stopped iteration can
+    /// still offer it.
+    root_best: Option<(i32, Vec<Move>)>,
     /// One move-ordering buffer per ply, reused from node to node.
     move_buffers: Vec<Vec<(Move, i32)>>,
 }
@@ -371,8 +372,8 @@ impl<'a> Searcher<'a> {
         } else {
             (-INFINITY, INFINITY)
         };
+        self.root_best = None;
         loop {
-            self.root_best = None;
             let score = self.negamax(board, key, depth, alpha, beta, 0, false);
             if self.stopped {
                 return self.stopped_line(depth, line);
@@ -405,12 +406,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// What a stopped pass can still offer: any move at depth 1 (better
-    /// than none), and later the first line's best fully searched move,
-    /// which already beat the previous iteration's choice inside the window.
+    /// What a stopped iteration can still offer: any move at depth 1
+    /// (better than none), and later the first line's best fully searched
+    /// move. The previous best is searched first, so a different move here
+    /// has beaten it at this depth; a fail-high move beat the window.
     fn stopped_line(&self, depth: i32, line: usize) -> Option<(i32, Vec<Move>)> {
-        let score = self.root_best?;
-        (depth == 1 || line == 0).then(|| (score, self.pv.line(0)))
+        let best = self.root_best.clone()?;
+        (depth == 1 || line == 0).then_some(best)
     }
 
     fn emit(

@@ -403,7 +403,7 @@ impl Searcher<'_> {
                         self.pv.update(ply, m);
                     }
                     if root {
-                        self.root_best = Some(score);
+                        self.root_best = Some((score, self.pv.line(0)));
                     }
                     if score >= beta {
                         self.reward_cutoff(

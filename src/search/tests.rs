@@ -105,3 +105,33 @@ fn draw_by_fifty_move_rule_is_seen() {
     let (result, _) = run(&pos, Limits::depth(6), &SearchOptions::default());
     assert_eq!(result.score, DRAW);
 }
+
+#[test]
+fn stopped_search_plays_the_move_it_reported_last() {
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9",
+        "2r3k1/1q1nbppp/r3p3/3pP3/pPpP4/P1Q2N2/2RN1PPP/2R4K b - - 0 22",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    let mut partial = 0;
+    for fen in fens {
+        let pos = Position::from_fen(fen).unwrap();
+        for nodes in [3_000u64, 7_000, 15_000, 31_000, 63_000, 127_000] {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let (result, reports) = run(&pos, limits, &SearchOptions::default());
+            let last = reports.last().expect("a line was reported");
+            assert_eq!(result.best, last.pv.first().copied(), "{fen} {nodes}");
+            assert_ne!(last.bound, Bound::Upper, "{fen} {nodes}");
+            if last.bound == Bound::Lower {
+                partial += 1;
+            }
+        }
+    }
+    // Some of these searches stop inside an iteration that had already
+    // found its move, and play it.
+    assert!(partial > 0);
+}
