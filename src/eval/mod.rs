@@ -21,7 +21,7 @@ use params::*;
 use pawn_cache::{PawnInfo, pawn_info};
 use score::S;
 use shakmaty::attacks;
-use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, Position, Rank, Role, Square};
 
 /// Receives the coefficient of every weight the evaluation uses.
 pub trait Tracer {
@@ -108,7 +108,7 @@ pub struct Breakdown {
 
 pub fn breakdown(board: &Chess) -> Breakdown {
     let eval = Evaluation::new(board, &mut NoTrace);
-    let mut terms = eval.terms[..GROUPS - 1].to_vec();
+    let mut terms: Vec<_> = GROUP_NAMES.into_iter().zip(eval.terms).collect();
     if eval.mopup != 0 {
         terms.push(("mop-up", S(eval.mopup, eval.mopup)));
     }
@@ -120,10 +120,27 @@ pub fn breakdown(board: &Chess) -> Breakdown {
     }
 }
 
-const GROUPS: usize = 9;
+/// Ranks 4 to 6 from White's side.
+const OUTPOST_RANKS: Bitboard = Bitboard(0x0000_ffff_ff00_0000);
+
+const GROUPS: usize = 8;
+
+/// The names of [`Evaluation::terms`], in order.
+const GROUP_NAMES: [&str; GROUPS] = [
+    "material+psqt",
+    "mobility",
+    "pawn structure",
+    "passed pawns",
+    "pieces",
+    "king safety",
+    "threats",
+    "tempo",
+];
 
 struct Evaluation {
-    terms: [(&'static str, S); GROUPS],
+    /// White minus Black per term group.
+    terms: [S; GROUPS],
+    sum: S,
     phase: i32,
     scale: i32,
     mopup: i32,
@@ -146,6 +163,27 @@ impl<T: Tracer> Acc<'_, T> {
     fn one(&mut self, color: Color, index: usize) {
         self.s[color as usize] += WEIGHTS[index];
         self.t.add(index, color, 1.0);
+    }
+
+    /// `index` counted once per square of `bb`. The test for an empty set
+    /// comes first because most of these sets are empty and a popcount
+    /// without the hardware instruction is a dozen operations.
+    #[inline(always)]
+    fn count(&mut self, color: Color, index: usize, bb: Bitboard) {
+        if bb.any() {
+            self.add(color, index, bb.count() as i32);
+        }
+    }
+
+    /// Material and piece-square value of one piece: a single read of
+    /// [`PIECE_SQUARE`] for the score, the two weights for the tracer.
+    #[inline(always)]
+    fn piece(&mut self, color: Color, role: Role, sq: Square) {
+        let r = role as usize - 1;
+        self.s[color as usize] += PIECE_SQUARE[r][relative(color, sq) as usize];
+        self.t.add(MATERIAL + r, color, 1.0);
+        self.t
+            .add(PSQT + 32 * r + psqt_index(color, sq), color, 1.0);
     }
 
     /// White minus Black since the last call.
@@ -176,16 +214,10 @@ impl Evaluation {
         let phase = game_phase(board);
         let mut acc = Acc { s: [S::ZERO; 2], t };
         let mut att = [Attacks::default(); 2];
-        for color in Color::ALL {
-            att[color as usize].pawns = pawn_attacks(board, color);
-        }
-        for color in Color::ALL {
-            material_psqt(board, color, &mut acc);
-        }
+        both(|color| att[color as usize].pawns = pawn_attacks(board, color));
+        both(|color| material_psqt(board, color, &mut acc));
         let material = acc.take();
-        for color in Color::ALL {
-            mobility(board, color, &mut att, &mut acc);
-        }
+        both(|color| mobility(board, color, &mut att, &mut acc));
         let mobility = acc.take();
         let pawn_terms = if T::RECORDS {
             pawn_terms(board, &att, &mut acc)
@@ -202,42 +234,25 @@ impl Evaluation {
             })
         };
         let pawns = pawn_terms.score;
-        for color in Color::ALL {
-            passed_pawns(board, color, pawn_terms.passed[color as usize], &mut acc);
-        }
+        both(|color| passed_pawns(board, color, pawn_terms.passed[color as usize], &mut acc));
         let passed = acc.take();
-        for color in Color::ALL {
-            pieces(board, color, &att, &mut acc);
-        }
+        both(|color| pieces(board, color, &att, &mut acc));
         let placement = acc.take();
-        for color in Color::ALL {
-            king_safety(board, color, &att, &mut acc);
-        }
+        both(|color| king_safety(board, color, &att, &mut acc));
         let king = acc.take();
-        for color in Color::ALL {
-            threats(board, color, &att, &mut acc);
-        }
+        both(|color| threats(board, color, &att, &mut acc));
         let threats = acc.take();
         acc.one(pos.turn(), TEMPO);
         let tempo = acc.take();
         let terms = [
-            ("material+psqt", material),
-            ("mobility", mobility),
-            ("pawn structure", pawns),
-            ("passed pawns", passed),
-            ("pieces", placement),
-            ("king safety", king),
-            ("threats", threats),
-            ("tempo", tempo),
-            ("(sum)", S::ZERO),
+            material, mobility, pawns, passed, placement, king, threats, tempo,
         ];
-        let sum = terms.iter().fold(S::ZERO, |a, (_, s)| a + *s);
-        let mut terms = terms;
-        terms[GROUPS - 1].1 = sum;
+        let sum = terms.iter().fold(S::ZERO, |a, s| a + *s);
         let scale = endgame_scale(board, sum.eg());
         let mopup = mop_up(board, sum.eg());
         Self {
             terms,
+            sum,
             phase,
             scale,
             mopup,
@@ -245,13 +260,22 @@ impl Evaluation {
     }
 
     fn total(&self) -> i32 {
-        let sum = self.terms[GROUPS - 1].1;
+        let sum = self.sum;
         let tapered = (sum.mg() * self.phase + sum.eg() * (PHASE_TOTAL - self.phase)) / PHASE_TOTAL;
         if self.mopup != 0 {
             return self.mopup * self.scale / 64;
         }
         tapered * self.scale / 64
     }
+}
+
+/// Runs `f` for White, then Black. Written out rather than looped so that
+/// each call is compiled with its colour known, which removes the selects
+/// between the two sides' data.
+#[inline(always)]
+fn both(mut f: impl FnMut(Color)) {
+    f(Color::White);
+    f(Color::Black);
 }
 
 fn game_phase(board: &Board) -> i32 {
@@ -264,7 +288,7 @@ fn game_phase(board: &Board) -> i32 {
 
 /// Square seen from `color`'s side of the board.
 #[inline(always)]
-fn relative(color: Color, sq: Square) -> Square {
+const fn relative(color: Color, sq: Square) -> Square {
     match color {
         Color::White => sq,
         Color::Black => sq.flip_vertical(),
@@ -278,11 +302,31 @@ fn relative_rank(color: Color, sq: Square) -> usize {
 
 /// Index of a square in a left-right symmetric 32-entry table.
 #[inline(always)]
-fn psqt_index(color: Color, sq: Square) -> usize {
+const fn psqt_index(color: Color, sq: Square) -> usize {
     let rel = relative(color, sq);
     let f = rel.file() as usize;
-    rel.rank() as usize * 4 + f.min(7 - f)
+    let folded = if f < 4 { f } else { 7 - f };
+    rel.rank() as usize * 4 + folded
 }
+
+/// Material plus piece-square weight of each role on each square, from
+/// White's side, summed once at compile time so that the evaluation reads
+/// one entry per piece.
+const PIECE_SQUARE: [[S; 64]; 6] = {
+    let mut table = [[S::ZERO; 64]; 6];
+    let mut r = 0;
+    while r < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            let m = WEIGHTS[MATERIAL + r];
+            let p = WEIGHTS[PSQT + 32 * r + psqt_index(Color::White, Square::new(sq as u32))];
+            table[r][sq] = S(m.0 + p.0, m.1 + p.1);
+            sq += 1;
+        }
+        r += 1;
+    }
+    table
+};
 
 /// 0 on the rim up to 6 in the four centre squares.
 fn centrality(sq: Square) -> i32 {
@@ -296,10 +340,8 @@ fn centrality(sq: Square) -> i32 {
 fn material_psqt<T: Tracer>(board: &Board, color: Color, acc: &mut Acc<T>) {
     let us = board.by_color(color);
     for role in Role::ALL {
-        let r = role as usize - 1;
         for sq in board.by_role(role) & us {
-            acc.one(color, MATERIAL + r);
-            acc.one(color, PSQT + 32 * r + psqt_index(color, sq));
+            acc.piece(color, role, sq);
         }
     }
 }
@@ -326,39 +368,72 @@ fn king_zone(board: &Board, color: Color) -> Bitboard {
 fn mobility<T: Tracer>(board: &Board, color: Color, att: &mut [Attacks; 2], acc: &mut Acc<T>) {
     let occ = board.occupied();
     let us = board.by_color(color);
-    let safe = !us & !att[!color as usize].pawns;
-    let enemy_zone = king_zone(board, !color);
+    let mut scan = Scan {
+        color,
+        safe: !us & !att[!color as usize].pawns,
+        zone: king_zone(board, !color),
+        units: 0,
+        attackers: 0,
+    };
+    // One call per role, so that each loop has its attack function and
+    // weights fixed instead of choosing them piece by piece.
     let mine = &mut att[color as usize];
+    mine.knights = scan.role(board.knights() & us, 0, MOB_KNIGHT, acc, |sq| {
+        attacks::knight_attacks(sq)
+    });
+    mine.bishops = scan.role(board.bishops() & us, 1, MOB_BISHOP, acc, |sq| {
+        attacks::bishop_attacks(sq, occ)
+    });
+    mine.rooks = scan.role(board.rooks() & us, 2, MOB_ROOK, acc, |sq| {
+        attacks::rook_attacks(sq, occ)
+    });
+    mine.queens = scan.role(board.queens() & us, 3, MOB_QUEEN, acc, |sq| {
+        attacks::queen_attacks(sq, occ)
+    });
     if let Some(k) = board.king_of(color) {
         mine.king = attacks::king_attacks(k);
     }
-    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-        .into_iter()
-        .enumerate()
-    {
-        let base = [MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN][i];
-        for sq in board.by_role(role) & us {
-            let a = match role {
-                Role::Knight => attacks::knight_attacks(sq),
-                Role::Bishop => attacks::bishop_attacks(sq, occ),
-                Role::Rook => attacks::rook_attacks(sq, occ),
-                _ => attacks::queen_attacks(sq, occ),
-            };
-            match role {
-                Role::Knight => mine.knights |= a,
-                Role::Bishop => mine.bishops |= a,
-                Role::Rook => mine.rooks |= a,
-                _ => mine.queens |= a,
-            }
-            acc.one(color, base + (a & safe).count());
-            let zone_hits = (a & enemy_zone).count() as i32;
-            if zone_hits > 0 {
-                mine.king_attackers += 1;
-                mine.king_units += KING_ATTACK_UNITS[i] * zone_hits;
+    mine.king_units = scan.units;
+    mine.king_attackers = scan.attackers;
+    mine.all = mine.pawns | mine.knights | mine.bishops | mine.rooks | mine.queens | mine.king;
+}
+
+/// What the mobility pass of one side keeps while it goes over the pieces.
+struct Scan {
+    color: Color,
+    /// Squares that count for mobility.
+    safe: Bitboard,
+    /// The enemy king and the squares around it.
+    zone: Bitboard,
+    units: i32,
+    attackers: i32,
+}
+
+impl Scan {
+    /// Scores the mobility of `pieces` (all of one role, `KING_ATTACK_UNITS`
+    /// entry `unit`) and returns the squares they attack.
+    #[inline(always)]
+    fn role<T: Tracer>(
+        &mut self,
+        pieces: Bitboard,
+        unit: usize,
+        base: usize,
+        acc: &mut Acc<T>,
+        attacks: impl Fn(Square) -> Bitboard,
+    ) -> Bitboard {
+        let mut all = Bitboard::EMPTY;
+        for sq in pieces {
+            let a = attacks(sq);
+            all |= a;
+            acc.one(self.color, base + (a & self.safe).count());
+            let zone_hits = a & self.zone;
+            if zone_hits.any() {
+                self.attackers += 1;
+                self.units += KING_ATTACK_UNITS[unit] * zone_hits.count() as i32;
             }
         }
+        all
     }
-    mine.all = mine.pawns | mine.knights | mine.bishops | mine.rooks | mine.queens | mine.king;
 }
 
 /// All squares strictly ahead of `sq` from `color`'s side.
@@ -372,55 +447,131 @@ fn forward_ranks(color: Color, sq: Square) -> Bitboard {
     }
 }
 
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// `bb` moved one file towards h; nothing wraps around.
 #[inline(always)]
-fn file_bb(file: i32) -> Bitboard {
-    if (0..8).contains(&file) {
-        Bitboard(0x0101_0101_0101_0101u64 << file)
-    } else {
-        Bitboard::EMPTY
-    }
+fn east(bb: Bitboard) -> Bitboard {
+    Bitboard((bb.0 << 1) & !FILE_A)
+}
+
+/// `bb` moved one file towards a; nothing wraps around.
+#[inline(always)]
+fn west(bb: Bitboard) -> Bitboard {
+    Bitboard((bb.0 >> 1) & !FILE_H)
+}
+
+/// Every square on or above a square of `x`.
+#[inline(always)]
+fn fill_north(mut x: u64) -> u64 {
+    x |= x << 8;
+    x |= x << 16;
+    x | x << 32
+}
+
+/// Every square on or below a square of `x`.
+#[inline(always)]
+fn fill_south(mut x: u64) -> u64 {
+    x |= x >> 8;
+    x |= x >> 16;
+    x | x >> 32
+}
+
+/// Squares attacked by white pawns on `pawns`.
+#[inline(always)]
+fn white_pawn_attacks(pawns: Bitboard) -> Bitboard {
+    Bitboard(east(pawns).0 << 8 | west(pawns).0 << 8)
 }
 
 #[inline(always)]
 fn adjacent_files(sq: Square) -> Bitboard {
-    let f = sq.file() as i32;
-    file_bb(f - 1) | file_bb(f + 1)
+    let file = Bitboard::from_file(sq.file());
+    east(file) | west(file)
 }
 
-fn is_passed(board: &Board, color: Color, sq: Square) -> bool {
-    let ours = board.pawns() & board.by_color(color);
-    let theirs = board.pawns() & board.by_color(!color);
-    let ahead = forward_ranks(color, sq);
-    let file = file_bb(sq.file() as i32);
-    (theirs & ahead & (adjacent_files(sq) | file)).is_empty() && (ours & ahead & file).is_empty()
+/// The file of `sq` and the files beside it.
+#[inline(always)]
+fn king_files(sq: Square) -> Bitboard {
+    let file = Bitboard::from_file(sq.file());
+    file | adjacent_files(sq)
 }
 
-fn pawn_structure<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut Acc<T>) {
-    let ours = board.pawns() & board.by_color(color);
-    let their_attacks = att[!color as usize].pawns;
-    for sq in ours {
-        let rank = relative_rank(color, sq);
-        let file = file_bb(sq.file() as i32);
-        let adj = adjacent_files(sq);
-        let ahead = forward_ranks(color, sq);
-        if (ours & file & ahead).any() {
-            acc.one(color, DOUBLED);
-        }
-        if (ours & adj).is_empty() {
-            acc.one(color, ISOLATED);
-        } else if (ours & adj & !ahead).is_empty() {
-            let step = if color == Color::White { 8 } else { -8 };
-            if let Some(stop) = sq.offset(step)
-                && their_attacks.contains(stop)
-            {
-                acc.one(color, BACKWARD);
+/// Board seen from `color`'s side: rank 8 becomes rank 1 for Black.
+#[inline(always)]
+fn relative_bb(color: Color, bb: Bitboard) -> Bitboard {
+    match color {
+        Color::White => bb,
+        Color::Black => bb.flip_vertical(),
+    }
+}
+
+/// Number of squares of `bb` on each rank, rank 1 first. These are the
+/// first steps of a software popcount, which give all eight counts for the
+/// price of less than one full count.
+#[inline(always)]
+fn rank_counts(bb: Bitboard) -> [u8; 8] {
+    let x = bb.0;
+    let x = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+    ((x + (x >> 4)) & 0x0f0f_0f0f_0f0f_0f0f).to_le_bytes()
+}
+
+/// The files that hold a square of `bb`, one bit each from the a-file up.
+#[inline(always)]
+fn occupied_files(bb: Bitboard) -> u8 {
+    let mut x = bb.0;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    x as u8
+}
+
+/// Structure terms of `color`'s pawns; returns its passed pawns. The
+/// terms are found for all pawns at once with set operations on the board
+/// seen from `color`'s side, where "ahead" is always up the board.
+fn pawn_structure<T: Tracer>(
+    board: &Board,
+    color: Color,
+    att: &[Attacks; 2],
+    acc: &mut Acc<T>,
+) -> Bitboard {
+    let ours = relative_bb(color, board.pawns() & board.by_color(color));
+    let theirs = relative_bb(color, board.pawns() & board.by_color(!color));
+    let their_attacks = relative_bb(color, att[!color as usize].pawns);
+    // Squares beside an own pawn, and the files next to an own pawn.
+    let beside = east(ours) | west(ours);
+    let neighbour_files = Bitboard(u64::from(occupied_files(beside)) * FILE_A);
+    // An own pawn somewhere ahead on the same file.
+    let doubled = ours & Bitboard(fill_south(ours.0) >> 8);
+    acc.count(color, DOUBLED, doubled);
+    acc.count(color, ISOLATED, ours & !neighbour_files);
+    // No own pawn beside or behind on the next files, and the square in
+    // front attacked by an enemy pawn.
+    let unsupported = !Bitboard(fill_north(beside.0));
+    let stop_attacked = Bitboard(their_attacks.0 >> 8);
+    acc.count(
+        color,
+        BACKWARD,
+        ours & neighbour_files & unsupported & stop_attacked,
+    );
+    per_rank(color, SUPPORTED, ours & white_pawn_attacks(ours), acc);
+    per_rank(color, PHALANX, ours & beside, acc);
+    // No enemy pawn ahead on the same or next files, no own pawn ahead.
+    let enemy_fronts = theirs | east(theirs) | west(theirs);
+    let blocked = Bitboard(fill_south(enemy_fronts.0) >> 8);
+    relative_bb(color, ours & !doubled & !blocked)
+}
+
+/// Counts `index + rank` once for each square of `bb` on each rank, where
+/// `bb` is seen from `color`'s side.
+#[inline(always)]
+fn per_rank<T: Tracer>(color: Color, index: usize, bb: Bitboard, acc: &mut Acc<T>) {
+    if bb.any() {
+        for (rank, n) in rank_counts(bb).into_iter().enumerate() {
+            if n > 0 {
+                acc.add(color, index + rank, n.into());
             }
-        }
-        if (attacks::pawn_attacks(!color, sq) & ours).any() {
-            acc.one(color, SUPPORTED + rank);
-        }
-        if (ours & adj & Bitboard::from_rank(sq.rank())).any() {
-            acc.one(color, PHALANX + rank);
         }
     }
 }
@@ -429,14 +580,7 @@ fn pawn_structure<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], ac
 /// passed pawns of each side.
 fn pawn_terms<T: Tracer>(board: &Board, att: &[Attacks; 2], acc: &mut Acc<T>) -> PawnInfo {
     let mut passed = [Bitboard::EMPTY; 2];
-    for color in Color::ALL {
-        pawn_structure(board, color, att, acc);
-        let ours = board.pawns() & board.by_color(color);
-        passed[color as usize] = ours
-            .into_iter()
-            .filter(|&sq| is_passed(board, color, sq))
-            .collect();
-    }
+    both(|color| passed[color as usize] = pawn_structure(board, color, att, acc));
     PawnInfo {
         score: acc.take(),
         passed,
@@ -467,7 +611,7 @@ fn passed_pawns<T: Tracer>(board: &Board, color: Color, passed: Bitboard, acc: &
                 their_king.distance(stop) as i32 * weight,
             );
         }
-        let path = forward_ranks(color, sq) & file_bb(sq.file() as i32);
+        let path = forward_ranks(color, sq) & Bitboard::from_file(sq.file());
         if (path & board.occupied()).is_empty() {
             acc.one(color, PASSED_FREE + rank);
         } else if board.by_color(!color).contains(stop) {
@@ -478,56 +622,45 @@ fn passed_pawns<T: Tracer>(board: &Board, color: Color, passed: Bitboard, acc: &
 
 fn pieces<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut Acc<T>) {
     let us = board.by_color(color);
-    if (board.bishops() & us).count() >= 2 {
+    if (board.bishops() & us).more_than_one() {
         acc.one(color, BISHOP_PAIR);
     }
     let our_pawns = board.pawns() & us;
     let their_pawns = board.pawns() & !us;
+    let (own_files, enemy_files) = (occupied_files(our_pawns), occupied_files(their_pawns));
     let open = |sq: Square, open: usize, half: usize, acc: &mut Acc<T>| {
-        let file = file_bb(sq.file() as i32);
-        if (file & our_pawns).is_empty() {
-            acc.one(
-                color,
-                if (file & their_pawns).is_empty() {
-                    open
-                } else {
-                    half
-                },
-            );
+        let bit = 1 << sq.file() as u32;
+        if own_files & bit == 0 {
+            acc.one(color, if enemy_files & bit == 0 { open } else { half });
         }
     };
     for sq in board.rooks() & us {
         open(sq, ROOK_OPEN, ROOK_HALF_OPEN, acc);
-        if relative_rank(color, sq) == 6 {
-            let king_back = board
-                .king_of(!color)
-                .is_some_and(|k| relative_rank(color, k) == 7);
-            let pawns_7th = (their_pawns & Bitboard::from_rank(sq.rank())).any();
-            if king_back || pawns_7th {
-                acc.one(color, ROOK_SEVENTH);
-            }
-        }
     }
     for sq in board.queens() & us {
         open(sq, QUEEN_OPEN, QUEEN_HALF_OPEN, acc);
     }
-    let defended = att[color as usize].pawns;
-    for sq in (board.knights() | board.bishops()) & us {
-        let rank = relative_rank(color, sq);
-        if !(3..=5).contains(&rank) || !defended.contains(sq) {
-            continue;
-        }
-        if (their_pawns & adjacent_files(sq) & forward_ranks(color, sq)).is_empty() {
-            acc.one(
-                color,
-                if board.knights().contains(sq) {
-                    KNIGHT_OUTPOST
-                } else {
-                    BISHOP_OUTPOST
-                },
-            );
+    let seventh = relative_bb(color, Bitboard::from_rank(Rank::Seventh));
+    let rooks_7th = board.rooks() & us & seventh;
+    if rooks_7th.any() {
+        let eighth = relative_bb(color, Bitboard::from_rank(Rank::Eighth));
+        if (board.kings() & !us & eighth).any() || (their_pawns & seventh).any() {
+            for _ in rooks_7th {
+                acc.one(color, ROOK_SEVENTH);
+            }
         }
     }
+    // Only pawn-defended minors on ranks 4 to 6 can be outposts.
+    let candidates = us & att[color as usize].pawns & relative_bb(color, OUTPOST_RANKS);
+    let outposts = |pieces: Bitboard, index: usize, acc: &mut Acc<T>| {
+        for sq in pieces & candidates {
+            if (their_pawns & adjacent_files(sq) & forward_ranks(color, sq)).is_empty() {
+                acc.one(color, index);
+            }
+        }
+    };
+    outposts(board.knights(), KNIGHT_OUTPOST, acc);
+    outposts(board.bishops(), BISHOP_OUTPOST, acc);
 }
 
 /// King attack by `color` on the enemy king, and the enemy king's shelter
@@ -536,9 +669,21 @@ fn king_safety<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: 
     let Some(king) = board.king_of(!color) else {
         return;
     };
+    king_attack(board, color, king, att, acc);
+    shelter(board, !color, king, acc);
+}
+
+/// Danger from `color`'s pieces around the enemy king on `king`, and the
+/// safe checks they have.
+fn king_attack<T: Tracer>(
+    board: &Board,
+    color: Color,
+    king: Square,
+    att: &[Attacks; 2],
+    acc: &mut Acc<T>,
+) {
     let mine = &att[color as usize];
     let theirs = &att[!color as usize];
-    // Attack on the enemy king.
     let mut units = mine.king_units;
     let queenless = (board.queens() & board.by_color(color)).is_empty();
     if mine.king_attackers < 2 || queenless {
@@ -552,52 +697,53 @@ fn king_safety<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: 
     }
     let occ = board.occupied();
     let safe = !board.by_color(color) & !theirs.all;
+    // The queen's rays are the union of these two, so look them up once.
+    let diagonal = attacks::bishop_attacks(king, occ);
+    let straight = attacks::rook_attacks(king, occ);
     let checks = [
         attacks::knight_attacks(king) & mine.knights,
-        attacks::bishop_attacks(king, occ) & mine.bishops,
-        attacks::rook_attacks(king, occ) & mine.rooks,
-        attacks::queen_attacks(king, occ) & mine.queens,
+        diagonal & mine.bishops,
+        straight & mine.rooks,
+        (diagonal | straight) & mine.queens,
     ];
     for (i, c) in checks.into_iter().enumerate() {
-        let n = (c & safe).count() as i32;
-        if n > 0 {
-            acc.add(color, SAFE_CHECK + i, n);
-        }
+        acc.count(color, SAFE_CHECK + i, c & safe);
     }
-    // Shelter of the enemy king, scored for the enemy.
-    let them = !color;
-    let their_pawns = board.pawns() & board.by_color(them);
-    let our_pawns = board.pawns() & board.by_color(color);
-    let f = king.file() as i32;
-    let files = file_bb(f - 1) | file_bb(f) | file_bb(f + 1);
-    let kr = relative_rank(them, king) as i32;
-    let rank_ahead = |d: i32| -> Bitboard {
-        let r = kr + d;
-        if (0..8).contains(&r) {
-            let abs = if them == Color::White { r } else { 7 - r };
-            Bitboard::from_rank(shakmaty::Rank::new(abs as u32))
-        } else {
-            Bitboard::EMPTY
-        }
-    };
+}
+
+/// Pawn shield, pawn storm and open files around `color`'s king on `king`.
+fn shelter<T: Tracer>(board: &Board, color: Color, king: Square, acc: &mut Acc<T>) {
+    let own = board.pawns() & board.by_color(color);
+    let enemy = board.pawns() & board.by_color(!color);
+    let files = king_files(king);
+    // Pawns counted by rank as seen from `color`, so that "d ranks ahead of
+    // the king" is one index for both colours.
+    let shield = rank_counts(relative_bb(color, own & files));
+    let storm = rank_counts(relative_bb(color, enemy & files));
+    let kr = relative_rank(color, king);
     for d in 1..=2 {
-        let n = (their_pawns & files & rank_ahead(d)).count() as i32;
-        if n > 0 {
-            acc.add(them, SHIELD + d as usize - 1, n);
+        if let Some(&n) = shield.get(kr + d)
+            && n > 0
+        {
+            acc.add(color, SHIELD + d - 1, n.into());
         }
     }
     for d in 1..=4 {
-        let n = (our_pawns & files & rank_ahead(d)).count() as i32;
-        if n > 0 {
-            acc.add(them, STORM + d as usize - 1, n);
+        if let Some(&n) = storm.get(kr + d)
+            && n > 0
+        {
+            acc.add(color, STORM + d - 1, n.into());
         }
     }
-    for file in (f - 1).max(0)..=(f + 1).min(7) {
-        let fb = file_bb(file);
-        if (fb & their_pawns).is_empty() {
+    let (own_files, enemy_files) = (occupied_files(own), occupied_files(enemy));
+    let f = king.file() as u32;
+    for file in f.saturating_sub(1)..=(f + 1).min(7) {
+        let bit = 1 << file;
+        if own_files & bit == 0 {
+            let open = enemy_files & bit == 0;
             acc.one(
-                them,
-                if (fb & our_pawns).is_empty() {
+                color,
+                if open {
                     KING_OPEN_FILE
                 } else {
                     KING_HALF_OPEN_FILE
@@ -613,23 +759,16 @@ fn threats<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut
     let mine = &att[color as usize];
     let theirs = &att[!color as usize];
     let pieces = them & !board.pawns() & !board.kings();
-    let n = (pieces & mine.pawns).count() as i32;
-    if n > 0 {
-        acc.add(color, THREAT_BY_PAWN, n);
-    }
+    acc.count(color, THREAT_BY_PAWN, pieces & mine.pawns);
     let majors = them & (board.rooks() | board.queens());
-    let n = (majors & (mine.knights | mine.bishops)).count() as i32;
-    if n > 0 {
-        acc.add(color, THREAT_BY_MINOR, n);
-    }
-    let n = (them & board.queens() & mine.rooks).count() as i32;
-    if n > 0 {
-        acc.add(color, THREAT_BY_ROOK, n);
-    }
-    let n = (them & !board.kings() & mine.all & !theirs.all).count() as i32;
-    if n > 0 {
-        acc.add(color, HANGING, n);
-    }
+    acc.count(
+        color,
+        THREAT_BY_MINOR,
+        majors & (mine.knights | mine.bishops),
+    );
+    acc.count(color, THREAT_BY_ROOK, them & board.queens() & mine.rooks);
+    let hanging = them & !board.kings() & mine.all & !theirs.all;
+    acc.count(color, HANGING, hanging);
 }
 
 fn non_pawn_material(board: &Board, color: Color) -> i32 {
@@ -646,11 +785,10 @@ fn non_pawn_material(board: &Board, color: Color) -> i32 {
 fn endgame_scale(board: &Board, eg: i32) -> i32 {
     let strong = if eg >= 0 { Color::White } else { Color::Black };
     let weak = !strong;
-    let strong_pawns = (board.pawns() & board.by_color(strong)).count();
-    let strong_npm = non_pawn_material(board, strong);
-    let weak_npm = non_pawn_material(board, weak);
-    let rook = WEIGHTS[MATERIAL + Role::Rook as usize - 1].eg();
-    if strong_pawns == 0 {
+    if (board.pawns() & board.by_color(strong)).is_empty() {
+        let strong_npm = non_pawn_material(board, strong);
+        let weak_npm = non_pawn_material(board, weak);
+        let rook = WEIGHTS[MATERIAL + Role::Rook as usize - 1].eg();
         let only_knights = (board.by_color(strong) & !board.kings() & !board.knights()).is_empty();
         if strong_npm < rook || only_knights {
             return 0;
@@ -661,7 +799,7 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
     }
     let wb = board.bishops() & board.white();
     let bb = board.bishops() & board.black();
-    if wb.count() == 1 && bb.count() == 1 {
+    if wb.single_square().is_some() && bb.single_square().is_some() {
         let light = Bitboard::LIGHT_SQUARES;
         if (wb & light).any() != (bb & light).any() {
             let others = (board.knights() | board.rooks() | board.queens()).is_empty();

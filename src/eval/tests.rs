@@ -45,3 +45,74 @@ fn bare_king_prefers_the_centre() {
     let edge = eval_fen("7k/8/8/8/8/8/8/R3K3 w - - 0 1");
     assert!(edge > centre, "edge {edge} centre {centre}");
 }
+
+/// The per-pawn definitions that the set-wise `pawn_structure` computes.
+fn pawns_one_by_one(board: &Board, color: Color, acc: &mut Acc<Trace>) -> Bitboard {
+    let ours = board.pawns() & board.by_color(color);
+    let theirs = board.pawns() & board.by_color(!color);
+    let their_attacks = pawn_attacks(board, !color);
+    let step = if color == Color::White { 8 } else { -8 };
+    let mut passed = Bitboard::EMPTY;
+    for sq in ours {
+        let rank = relative_rank(color, sq);
+        let file = Bitboard::from_file(sq.file());
+        let adj = adjacent_files(sq);
+        let ahead = forward_ranks(color, sq);
+        if (ours & file & ahead).any() {
+            acc.one(color, DOUBLED);
+        }
+        if (ours & adj).is_empty() {
+            acc.one(color, ISOLATED);
+        } else if (ours & adj & !ahead).is_empty()
+            && sq
+                .offset(step)
+                .is_some_and(|stop| their_attacks.contains(stop))
+        {
+            acc.one(color, BACKWARD);
+        }
+        if (attacks::pawn_attacks(!color, sq) & ours).any() {
+            acc.one(color, SUPPORTED + rank);
+        }
+        if (ours & adj & Bitboard::from_rank(sq.rank())).any() {
+            acc.one(color, PHALANX + rank);
+        }
+        if (theirs & ahead & (adj | file)).is_empty() && (ours & ahead & file).is_empty() {
+            passed.add(sq);
+        }
+    }
+    passed
+}
+
+#[test]
+fn pawn_structure_matches_the_per_pawn_definitions() {
+    let extra = [
+        "4k3/p1p3p1/1p1p1p2/P2P3P/1P6/2P1P1P1/5P2/4K3 w - - 0 1",
+        "4k3/pp4pp/2p5/3pP3/3P1P2/P7/1P4PP/4K3 w - - 0 1",
+        "6k1/5p1p/4p1p1/1P6/P1p5/2P5/5PPP/6K1 b - - 0 1",
+        "4k3/2p1p3/2P1P3/8/1p6/1P1p4/3P4/4K3 w - - 0 1",
+    ];
+    for fen in SAMPLES.iter().chain(&extra) {
+        let pos = Position::from_fen(fen).unwrap();
+        let board = shakmaty::Position::board(pos.board());
+        let mut att = [Attacks::default(); 2];
+        for color in Color::ALL {
+            att[color as usize].pawns = pawn_attacks(board, color);
+        }
+        let (mut sets, mut singles) = (Trace::default(), Trace::default());
+        for color in Color::ALL {
+            let mut acc = Acc {
+                s: [S::ZERO; 2],
+                t: &mut sets,
+            };
+            let passed = pawn_structure(board, color, &att, &mut acc);
+            let set_score = acc.take();
+            let mut acc = Acc {
+                s: [S::ZERO; 2],
+                t: &mut singles,
+            };
+            assert_eq!(passed, pawns_one_by_one(board, color, &mut acc), "{fen}");
+            assert_eq!(set_score, acc.take(), "{fen}");
+        }
+        assert_eq!(sets.coefs, singles.coefs, "{fen}");
+    }
+}
