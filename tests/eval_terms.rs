@@ -177,6 +177,16 @@ fn term_signs_on_small_positions() {
     // Knight outpost on d5, defended by e4, no black c/e pawns to chase it.
     let outpost = "4k3/pp4pp/8/3N4/4P3/8/8/4K3 w - - 0 1";
     assert_eq!(coef(outpost, KNIGHT_OUTPOST), 1.0);
+    // A light-squared bishop with two of its own pawns on light squares
+    // (c4 and e2) and one on a dark square (d4).
+    let bad_bishop = "4k3/8/8/8/2PP4/8/4P3/4KB2 w - - 0 1";
+    assert_eq!(coef(bad_bishop, BISHOP_PAWNS), 2.0);
+    // A knight on e3 behind the e4 pawn, and Black's bishop on d6 behind
+    // the d5 pawn, against a knight with nothing in front.
+    let behind = "4k3/8/3b4/3p4/4P3/4N3/8/4K1N1 w - - 0 1";
+    assert_eq!(coef(behind, MINOR_BEHIND_PAWN), 0.0);
+    let behind_white = "4k3/8/8/8/4P3/4N3/8/4K1N1 w - - 0 1";
+    assert_eq!(coef(behind_white, MINOR_BEHIND_PAWN), 1.0);
     // Threats: a pawn attacking a knight.
     let threat = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
     assert_eq!(coef(threat, THREAT_BY_PAWN), 1.0);
@@ -192,7 +202,10 @@ fn term_signs_on_small_positions() {
     assert!(coef(exposed, SHIELD) > coef(sheltered, SHIELD));
     assert!(term(exposed, "king safety").0 > term(sheltered, "king safety").0);
     let attack = "6k1/5ppp/8/6N1/8/8/5PPP/3Q1RK1 w - - 0 1";
-    let attack = coef(attack, KING_DANGER) + coef(attack, SAFE_CHECK + 3);
+    let danger: f32 = (0..KING_DANGER_KNOTS)
+        .map(|k| coef(attack, KING_DANGER + k))
+        .sum();
+    let attack = danger + coef(attack, SAFE_CHECK + 3);
     assert!(attack > 0.0, "{attack}");
     // Tempo: the side to move gets it.
     assert_eq!(coef("4k3/8/8/8/8/8/8/4K3 w - - 0 1", TEMPO), 1.0);

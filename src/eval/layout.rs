@@ -39,13 +39,20 @@ pub const QUEEN_HALF_OPEN: usize = QUEEN_OPEN + 1;
 pub const ROOK_SEVENTH: usize = QUEEN_HALF_OPEN + 1;
 pub const KNIGHT_OUTPOST: usize = ROOK_SEVENTH + 1;
 pub const BISHOP_OUTPOST: usize = KNIGHT_OUTPOST + 1;
-/// King danger: coefficient `min(units², cap) / 32` where units sum fixed
-/// per-piece weights of attacks on the enemy king zone (see
-/// `params::KING_ATTACK_UNITS`). The quadratic shape is fixed; only its
-/// scale is tuned (it is linear in that scale).
-pub const KING_DANGER: usize = BISHOP_OUTPOST + 1;
+/// Per own pawn on the squares of a bishop's colour, per bishop.
+pub const BISHOP_PAWNS: usize = BISHOP_OUTPOST + 1;
+/// A knight or bishop with a pawn of either colour right in front of it.
+pub const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 1;
+/// King danger as a curve over attack units (fixed per-piece weights of
+/// attacks on the enemy king zone, see `params::KING_ATTACK_UNITS`): the
+/// value at `KING_DANGER_STEP * i` units is weight `i`, linear in between,
+/// flat past the last knot. The tuner fits the shape, and the evaluation
+/// stays linear in the weights.
+pub const KING_DANGER: usize = MINOR_BEHIND_PAWN + 1;
+pub const KING_DANGER_KNOTS: usize = 16;
+pub const KING_DANGER_STEP: i32 = 4;
 /// Safe checks available to a knight, bishop, rook, queen (count of squares).
-pub const SAFE_CHECK: usize = KING_DANGER + 1;
+pub const SAFE_CHECK: usize = KING_DANGER + KING_DANGER_KNOTS;
 /// Own pawns in front of the king on its file and the adjacent ones: one
 /// rank ahead, two ranks ahead.
 pub const SHIELD: usize = SAFE_CHECK + 4;
@@ -94,7 +101,9 @@ pub const BLOCKS: &[(&str, usize, usize)] = &[
     ("ROOK_SEVENTH", ROOK_SEVENTH, 1),
     ("KNIGHT_OUTPOST", KNIGHT_OUTPOST, 1),
     ("BISHOP_OUTPOST", BISHOP_OUTPOST, 1),
-    ("KING_DANGER", KING_DANGER, 1),
+    ("BISHOP_PAWNS", BISHOP_PAWNS, 1),
+    ("MINOR_BEHIND_PAWN", MINOR_BEHIND_PAWN, 1),
+    ("KING_DANGER", KING_DANGER, KING_DANGER_KNOTS),
     ("SAFE_CHECK", SAFE_CHECK, 4),
     ("SHIELD", SHIELD, 2),
     ("STORM", STORM, 4),

@@ -4,9 +4,9 @@
 //! Every tuned weight is an (mg, eg) pair in `params::WEIGHTS`, addressed by
 //! the indices of `layout.rs`. The evaluation is linear in those weights
 //! except for two fixed, untuned parts: the endgame scale (a factor on the
-//! whole score) and the mop-up of a bare king. King danger is quadratic in
-//! attack units whose per-piece weights are fixed; only its overall scale
-//! is a tuned weight, and the evaluation is linear in it. A [`Tracer`]
+//! whole score) and the mop-up of a bare king. King danger is a curve over
+//! attack units whose per-piece weights are fixed; the curve's knots are
+//! tuned weights, interpolated linearly, so it stays linear in them. A [`Tracer`]
 //! records how often each weight was used (white minus black), which is
 //! what `kestrel tune` fits; [`NoTrace`] compiles to nothing.
 
@@ -650,6 +650,22 @@ fn pieces<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut 
             }
         }
     }
+    let light = Bitboard::LIGHT_SQUARES;
+    for sq in board.bishops() & us {
+        let same_colour = if light.contains(sq) { light } else { !light };
+        let n = (our_pawns & same_colour).count() as i32;
+        if n > 0 {
+            acc.add(color, BISHOP_PAWNS, n);
+        }
+    }
+    let shielded = match color {
+        Color::White => Bitboard(board.pawns().0 >> 8),
+        Color::Black => Bitboard(board.pawns().0 << 8),
+    };
+    let behind = ((board.knights() | board.bishops()) & us & shielded).count() as i32;
+    if behind > 0 {
+        acc.add(color, MINOR_BEHIND_PAWN, behind);
+    }
     // Only pawn-defended minors on ranks 4 to 6 can be outposts.
     let candidates = us & att[color as usize].pawns & relative_bb(color, OUTPOST_RANKS);
     let outposts = |pieces: Bitboard, index: usize, acc: &mut Acc<T>| {
@@ -661,6 +677,29 @@ fn pieces<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut 
     };
     outposts(board.knights(), KNIGHT_OUTPOST, acc);
     outposts(board.bishops(), BISHOP_OUTPOST, acc);
+}
+
+/// The king-danger curve at `units`, interpolated between its two knots.
+fn king_danger<T: Tracer>(color: Color, units: i32, acc: &mut Acc<T>) {
+    let last = KING_DANGER_KNOTS - 1;
+    let knot = ((units / KING_DANGER_STEP) as usize).min(last);
+    let frac = if knot == last {
+        0
+    } else {
+        units % KING_DANGER_STEP
+    };
+    let lo = WEIGHTS[KING_DANGER + knot];
+    let hi = WEIGHTS[KING_DANGER + (knot + 1).min(last)];
+    let blend = |a: i32, b: i32| (a * (KING_DANGER_STEP - frac) + b * frac) / KING_DANGER_STEP;
+    acc.s[color as usize] += S(blend(lo.mg(), hi.mg()), blend(lo.eg(), hi.eg()));
+    if T::RECORDS {
+        let step = KING_DANGER_STEP as f32;
+        let upper = frac as f32 / step;
+        acc.t.add(KING_DANGER + knot, color, 1.0 - upper);
+        if frac > 0 {
+            acc.t.add(KING_DANGER + knot + 1, color, upper);
+        }
+    }
 }
 
 /// King attack by `color` on the enemy king, and the enemy king's shelter
@@ -689,11 +728,8 @@ fn king_attack<T: Tracer>(
     if mine.king_attackers < 2 || queenless {
         units /= 2;
     }
-    let sq_units = (units * units).min(KING_DANGER_CAP);
-    if sq_units > 0 {
-        let w = WEIGHTS[KING_DANGER];
-        acc.s[color as usize] += S(w.mg() * sq_units / 32, w.eg() * sq_units / 32);
-        acc.t.add(KING_DANGER, color, sq_units as f32 / 32.0);
+    if units > 0 {
+        king_danger(color, units, acc);
     }
     let occ = board.occupied();
     let safe = !board.by_color(color) & !theirs.all;
@@ -794,7 +830,7 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
             return 0;
         }
         if strong_npm - weak_npm < rook - 100 {
-            return 8;
+            return 6;
         }
     }
     let wb = board.bishops() & board.white();
