@@ -653,19 +653,14 @@ fn pieces<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut 
     let light = Bitboard::LIGHT_SQUARES;
     for sq in board.bishops() & us {
         let same_colour = if light.contains(sq) { light } else { !light };
-        let n = (our_pawns & same_colour).count() as i32;
-        if n > 0 {
-            acc.add(color, BISHOP_PAWNS, n);
-        }
+        acc.count(color, BISHOP_PAWNS, our_pawns & same_colour);
     }
     let shielded = match color {
         Color::White => Bitboard(board.pawns().0 >> 8),
         Color::Black => Bitboard(board.pawns().0 << 8),
     };
-    let behind = ((board.knights() | board.bishops()) & us & shielded).count() as i32;
-    if behind > 0 {
-        acc.add(color, MINOR_BEHIND_PAWN, behind);
-    }
+    let minors = (board.knights() | board.bishops()) & us;
+    acc.count(color, MINOR_BEHIND_PAWN, minors & shielded);
     // Only pawn-defended minors on ranks 4 to 6 can be outposts.
     let candidates = us & att[color as usize].pawns & relative_bb(color, OUTPOST_RANKS);
     let outposts = |pieces: Bitboard, index: usize, acc: &mut Acc<T>| {
