@@ -281,6 +281,7 @@ impl<'a> Searcher<'a> {
             // Each line is searched without the first moves of the lines
             // before it; the finished set is reported best first.
             let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
+            let mut partial = false;
             for (line, &prev) in prev_scores.iter().enumerate() {
                 self.seldepth = 0;
                 let Some((score, pv)) =
@@ -291,11 +292,11 @@ impl<'a> Searcher<'a> {
                 let Some(&first) = pv.first() else { break };
                 self.root_excluded.push(first);
                 found.push((score, pv));
+                // A line handed back by a stopped pass past depth 1 (only
+                // ever the first) only knows its move scores at least this.
+                partial = self.stopped && depth > 1;
             }
             found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
-            // A stopped deeper iteration only knows that its best move
-            // scores at least this much.
-            let partial = self.stopped && depth > 1;
             let bound = if partial { Bound::Lower } else { Bound::Exact };
             for (line, (score, pv)) in found.iter().enumerate() {
                 prev_scores[line] = *score;
