@@ -135,3 +135,48 @@ fn stopped_search_plays_the_move_it_reported_last() {
     // found its move, and play it.
     assert!(partial > 0);
 }
+
+#[test]
+fn stopped_multipv_search_keeps_its_finished_first_line() {
+    let pos =
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    let options = SearchOptions {
+        multipv: 3,
+        ..SearchOptions::default()
+    };
+    let mut stopped_after_first_line = 0;
+    for nodes in (1..=40u64).map(|i| i * 2_500) {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let (result, reports) = run(&pos, limits, &options);
+        let Some(depth) = reports
+            .iter()
+            .filter(|r| r.multipv >= 2)
+            .map(|r| r.depth)
+            .max()
+        else {
+            continue;
+        };
+        // A second line is only searched once the first has finished, so
+        // that depth counts as done and its first line is exact.
+        assert!(result.depth >= depth, "{nodes}: {} < {depth}", result.depth);
+        let first = reports
+            .iter()
+            .rev()
+            .find(|r| r.multipv == 1 && r.depth == depth)
+            .expect("first line of that depth");
+        assert_eq!(first.bound, Bound::Exact, "{nodes}");
+        let exact_lines = reports
+            .iter()
+            .filter(|r| r.depth == depth && r.bound == Bound::Exact)
+            .count();
+        if depth == reports.last().unwrap().depth && exact_lines < 3 {
+            stopped_after_first_line += 1;
+        }
+    }
+    // Some of these searches stop after the first line of their last depth.
+    assert!(stopped_after_first_line > 0);
+}
