@@ -20,6 +20,18 @@ fn play(pos: &mut Position, moves: &str) {
     }
 }
 
+/// Kiwipete (many tactics, many legal moves) searched with MultiPV 3.
+fn kiwipete_with_three_lines() -> (Position, SearchOptions) {
+    let pos =
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    let options = SearchOptions {
+        multipv: 3,
+        ..SearchOptions::default()
+    };
+    (pos, options)
+}
+
 #[test]
 fn mate_scores_convert_to_moves() {
     assert_eq!(mate_in(MATE - 1), Some(1));
@@ -30,13 +42,7 @@ fn mate_scores_convert_to_moves() {
 
 #[test]
 fn every_reported_pv_is_legal() {
-    let pos =
-        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-            .unwrap();
-    let options = SearchOptions {
-        multipv: 3,
-        ..SearchOptions::default()
-    };
+    let (pos, options) = kiwipete_with_three_lines();
     let (_, reports) = run(&pos, Limits::depth(7), &options);
     assert!(reports.len() >= 7 * 3);
     for r in &reports {
@@ -138,13 +144,7 @@ fn stopped_search_plays_the_move_it_reported_last() {
 
 #[test]
 fn stopped_multipv_search_keeps_its_finished_first_line() {
-    let pos =
-        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-            .unwrap();
-    let options = SearchOptions {
-        multipv: 3,
-        ..SearchOptions::default()
-    };
+    let (pos, options) = kiwipete_with_three_lines();
     let mut stopped_after_first_line = 0;
     for nodes in (1..=40u64).map(|i| i * 2_500) {
         let limits = Limits {
