@@ -265,10 +265,16 @@ fn basic_mates_are_won_within_fifty_moves() {
         ("KRK", "8/2k5/8/8/8/8/8/R5K1 b - - 0 1"),
         ("KBNK", "8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1"),
         ("KBNK", "8/8/3k4/8/8/8/8/1N2KB2 w - - 0 1"),
+        ("KBNK", "7k/8/8/8/8/8/8/4KBN1 w - - 0 1"),
+        ("KBNK", "k7/8/8/8/8/8/8/2B1KN2 w - - 0 1"),
+        ("KBNK", "8/8/8/8/3k4/8/8/KBN5 w - - 0 1"),
+        ("KBNK", "4k3/8/8/8/8/8/8/B3K1N1 w - - 0 1"),
+        ("KBNK", "8/8/8/2k5/8/8/8/4KNB1 b - - 0 1"),
+        ("KBNK", "8/7k/8/8/8/8/N7/B3K3 w - - 0 1"),
     ];
     for (name, fen) in cases {
         let pos = Position::from_fen(fen).unwrap();
-        // In the KRK case with Black to move, the strong side is White.
+        // With Black to move, Black plays first and White is the strong side.
         let fen_for_strong = if pos.board().turn() == Color::Black {
             let mut p = pos.clone();
             let m = pos.board().legal_moves()[0];

@@ -865,12 +865,14 @@ fn mop_up(board: &Board, eg: i32) -> i32 {
         } else {
             [Square::A1, Square::H8]
         };
-        14 - corners
+        // Manhattan distance, so that every step along the edge towards
+        // the right corner gains; the centre term gets the king to the edge.
+        let to_corner = corners
             .iter()
-            .map(|c| wk.distance(*c) as i32)
+            .map(|c| (wk.file().distance(c.file()) + wk.rank().distance(c.rank())) as i32)
             .min()
-            .unwrap_or(7)
-            * 2
+            .unwrap_or(14);
+        (6 - centrality(wk)) + 3 * (14 - to_corner)
     } else {
         6 - centrality(wk)
     };
