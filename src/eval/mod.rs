@@ -840,6 +840,11 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
     64
 }
 
+/// Files plus ranks between two squares (0 to 14).
+fn manhattan(a: Square, b: Square) -> i32 {
+    (a.file().distance(b.file()) + a.rank().distance(b.rank())) as i32
+}
+
 /// Against a bare king, the whole score (0 if not such a position): our
 /// endgame material plus pushing the king to the edge (for KBNK, to a corner
 /// of the bishop's colour) and bringing our king close, so simple mates are
@@ -869,14 +874,14 @@ fn mop_up(board: &Board, eg: i32) -> i32 {
         // the right corner gains; the centre term gets the king to the edge.
         let to_corner = corners
             .iter()
-            .map(|c| (wk.file().distance(c.file()) + wk.rank().distance(c.rank())) as i32)
+            .map(|c| manhattan(wk, *c))
             .min()
             .unwrap_or(14);
         (6 - centrality(wk)) + 3 * (14 - to_corner)
     } else {
         6 - centrality(wk)
     };
-    let close = 14 - (sk.file().distance(wk.file()) + sk.rank().distance(wk.rank())) as i32;
+    let close = 14 - manhattan(sk, wk);
     let bonus = non_pawn_material(board, strong) + MOPUP_EDGE * edge + MOPUP_KINGS_CLOSE * close;
     if strong == Color::White {
         bonus
