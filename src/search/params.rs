@@ -34,6 +34,11 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// After a reduced search beats alpha, the full-depth re-search goes one
+/// ply deeper when the score clears the best so far by this much (plus
+/// 2 per ply), one ply shallower when it barely beats it.
+pub const LMR_DEEPER_MARGIN: i32 = 40;
+pub const LMR_SHALLOWER_MARGIN: i32 = 10;
 
 pub const QS_DELTA_MARGIN: i32 = 180;
 

@@ -236,6 +236,9 @@ impl Searcher<'_> {
             depth -= 1;
         }
 
+        // En passant counts as quiet here: rare, and not worth a lookup.
+        let tt_move_noisy = !tt_move.is_none()
+            && (tt_move.promotion().is_some() || pos.them().contains(tt_move.to()));
         let prev = self.previous_moves(ply);
         let killers = self.frames[ply].killers;
         let buffer = std::mem::take(&mut self.move_buffers[ply]);
@@ -358,6 +361,9 @@ impl Searcher<'_> {
                     reduction += i32::from(cut_node);
                     reduction -= i32::from(improving);
                     reduction -= i32::from(gives_check);
+                    // A noisy hash move is where this node's play is; quiet
+                    // alternatives are less likely to matter.
+                    reduction += i32::from(quiet && tt_move_noisy);
                     if quiet {
                         reduction -= order_score
                             .clamp(-2 * LMR_HISTORY_DIVISOR, 2 * LMR_HISTORY_DIVISOR)
@@ -374,11 +380,14 @@ impl Searcher<'_> {
                     ply + 1,
                     true,
                 );
-                if s > alpha && reduction > 0 {
+                let deeper = s > best_score + LMR_DEEPER_MARGIN + 2 * new_depth;
+                let shallower = s < best_score + LMR_SHALLOWER_MARGIN;
+                let research_depth = new_depth + i32::from(deeper) - i32::from(shallower);
+                if s > alpha && reduction > 0 && research_depth > new_depth - reduction {
                     s = -self.negamax(
                         &child,
                         child_key,
-                        new_depth,
+                        research_depth,
                         -alpha - 1,
                         -alpha,
                         ply + 1,
