@@ -862,25 +862,7 @@ fn mop_up(board: &Board, eg: i32) -> i32 {
     let (Some(sk), Some(wk)) = (board.king_of(strong), board.king_of(weak)) else {
         return 0;
     };
-    let bishops = board.bishops() & board.by_color(strong);
-    let edge = if bishops.count() == 1 && (board.by_color(strong) & !board.kings()).count() == 2 {
-        let light = (bishops & Bitboard::LIGHT_SQUARES).any();
-        let corners: [Square; 2] = if light {
-            [Square::H1, Square::A8]
-        } else {
-            [Square::A1, Square::H8]
-        };
-        // Manhattan distance, so that every step along the edge towards
-        // the right corner gains; the centre term gets the king to the edge.
-        let to_corner = corners
-            .iter()
-            .map(|c| manhattan(wk, *c))
-            .min()
-            .unwrap_or(14);
-        (6 - centrality(wk)) + 3 * (14 - to_corner)
-    } else {
-        6 - centrality(wk)
-    };
+    let edge = 6 - centrality(wk) + MOPUP_KBNK_CORNER * kbnk_corner_nearness(board, strong, wk);
     let close = 14 - manhattan(sk, wk);
     let bonus = non_pawn_material(board, strong) + MOPUP_EDGE * edge + MOPUP_KINGS_CLOSE * close;
     if strong == Color::White {
@@ -888,6 +870,23 @@ fn mop_up(board: &Board, eg: i32) -> i32 {
     } else {
         -bonus
     }
+}
+
+/// In KBNK, 14 minus the lone king's Manhattan distance to the nearer corner
+/// of the bishop's colour (0 in other endings). Manhattan, so that every
+/// step along the edge towards the right corner gains.
+fn kbnk_corner_nearness(board: &Board, strong: Color, weak_king: Square) -> i32 {
+    let bishops = board.bishops() & board.by_color(strong);
+    if bishops.count() != 1 || (board.by_color(strong) & !board.kings()).count() != 2 {
+        return 0;
+    }
+    let corners = if (bishops & Bitboard::LIGHT_SQUARES).any() {
+        [Square::H1, Square::A8]
+    } else {
+        [Square::A1, Square::H8]
+    };
+    let to_corner = corners.iter().map(|c| manhattan(weak_king, *c)).min();
+    14 - to_corner.unwrap_or(14)
 }
 
 #[cfg(test)]
