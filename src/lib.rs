@@ -5,6 +5,7 @@
 
 pub mod engine;
 pub mod eval;
+pub mod movegen;
 pub mod position;
 pub mod search;
 pub mod tools;

@@ -8,6 +8,7 @@ use super::params::*;
 use super::see::{see_ge, value};
 use super::{DRAW, EVAL_NONE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, lmr_table};
 use crate::eval::evaluate;
+use crate::movegen::{has_legal_move, noisy_moves};
 use crate::position::{full_key, gives_check, key_after};
 use crate::tt::{Bound, PackedMove, TtEntry};
 
@@ -690,12 +691,13 @@ impl Searcher<'_> {
             alpha = alpha.max(best_score);
         }
 
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
+        let moves = if in_check {
+            pos.legal_moves()
+        } else {
+            noisy_moves(pos)
+        };
+        if moves.is_empty() && (in_check || !has_legal_move(pos)) {
             return if in_check { -MATE + ply as i32 } else { DRAW };
-        }
-        if !in_check {
-            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         }
         let tt_move = tt_entry.map_or(PackedMove::NONE, |e| e.mv);
         let buffer = std::mem::take(&mut self.move_buffers[ply]);
