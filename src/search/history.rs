@@ -1,12 +1,12 @@
-//! History heuristics: butterfly history, continuation history for the one
-//! and two previous moves, killers and countermoves, and the evaluation's
+//! History heuristics: butterfly history, continuation history for the
+//! moves `CONTINUATION_PLIES` back, killers and countermoves, and the evaluation's
 //! correction history. They live across the
 //! searches of a game and are cleared by `ucinewgame`.
 
 use shakmaty::{Color, Move, Role, Square};
 
 use super::correction::Correction;
-use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX};
+use super::params::{CONTINUATION_PLIES, HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX};
 
 /// Piece (colour and role) and destination of a move: the key of
 /// continuation history and countermoves.
@@ -47,6 +47,10 @@ fn destination(m: Move) -> Square {
 }
 
 const PIECE_TO: usize = 12 * 64;
+
+/// The moves played `CONTINUATION_PLIES` plies before a node, most recent
+/// first; `None` before the root or after a null move.
+pub type PrevMoves = [Option<PieceTo>; CONTINUATION_PLIES.len()];
 
 pub struct History {
     butterfly: Vec<i16>,
@@ -93,8 +97,8 @@ impl History {
         *self = History::default();
     }
 
-    /// Ordering score of a quiet move given the previous one and two moves.
-    pub fn quiet_score(&self, color: Color, m: Move, prev: [Option<PieceTo>; 2]) -> i32 {
+    /// Ordering score of a quiet move given the moves before it.
+    pub fn quiet_score(&self, color: Color, m: Move, prev: PrevMoves) -> i32 {
         let pt = PieceTo::new(color, m);
         let mut score = i32::from(self.butterfly[butterfly_index(color, m)]);
         for p in prev.into_iter().flatten() {
@@ -103,7 +107,7 @@ impl History {
         score
     }
 
-    pub fn update_quiet(&mut self, color: Color, m: Move, prev: [Option<PieceTo>; 2], delta: i32) {
+    pub fn update_quiet(&mut self, color: Color, m: Move, prev: PrevMoves, delta: i32) {
         apply(&mut self.butterfly[butterfly_index(color, m)], delta);
         let pt = PieceTo::new(color, m);
         for p in prev.into_iter().flatten() {

@@ -3,7 +3,8 @@
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
-use super::history::{History, PieceTo, captured_role};
+use super::history::{History, PrevMoves, captured_role};
+use super::params::CONTINUATION_PLIES;
 use super::see::{see_ge, value};
 use crate::tt::PackedMove;
 
@@ -32,7 +33,7 @@ enum Stage {
 #[derive(Clone, Copy)]
 struct QuietContext {
     killers: [Option<Move>; 2],
-    prev: [Option<PieceTo>; 2],
+    prev: PrevMoves,
 }
 
 /// Scored moves in a buffer the caller lends, so that no node allocates.
@@ -48,7 +49,7 @@ impl QuietContext {
     /// For pickers that never score quiet moves (quiescence).
     const NONE: QuietContext = QuietContext {
         killers: [None; 2],
-        prev: [None; 2],
+        prev: [None; CONTINUATION_PLIES.len()],
     };
 }
 
@@ -78,7 +79,7 @@ impl MovePicker {
         moves: MoveList,
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
-        prev: [Option<PieceTo>; 2],
+        prev: PrevMoves,
         buffer: Vec<(Move, i32)>,
     ) -> Self {
         MovePicker {

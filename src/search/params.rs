@@ -46,6 +46,9 @@ pub const QS_DELTA_MARGIN: i32 = 180;
 pub const HISTORY_MAX: i32 = 16384;
 pub const HISTORY_BONUS_PER_DEPTH: i32 = 300;
 pub const HISTORY_BONUS_MAX: i32 = 2400;
+/// How many plies back the moves are that continuation history pairs with
+/// the move being scored.
+pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
 
 /// Piece values used by SEE and move ordering (not evaluation).
 pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20000];

@@ -2,7 +2,7 @@
 
 use shakmaty::{Chess, Move, Position as _, Role};
 
-use super::history::{PieceTo, bonus, captured_role};
+use super::history::{PieceTo, PrevMoves, bonus, captured_role};
 use super::ordering::{MovePicker, is_bad_noisy};
 use super::params::*;
 use super::see::{see_ge, value};
@@ -63,9 +63,8 @@ fn is_quiet(m: Move) -> bool {
 }
 
 impl Searcher<'_> {
-    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
-        let at = |back: usize| ply.checked_sub(back).and_then(|p| self.frames[p].played);
-        [at(1), at(2)]
+    fn previous_moves(&self, ply: usize) -> PrevMoves {
+        CONTINUATION_PLIES.map(|back| ply.checked_sub(back).and_then(|p| self.frames[p].played))
     }
 
     fn is_draw(&self, pos: &Chess) -> bool {
