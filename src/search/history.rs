@@ -1,7 +1,7 @@
 //! History heuristics: butterfly history, continuation history for the
-//! moves `CONTINUATION_PLIES` back, killers and countermoves, and the evaluation's
-//! correction history. They live across the
-//! searches of a game and are cleared by `ucinewgame`.
+//! moves `CONTINUATION_PLIES` back, killers and countermoves, and the
+//! evaluation's correction history. They live across the searches of a
+//! game and are cleared by `ucinewgame`.
 
 use shakmaty::{Color, Move, Role, Square};
 

@@ -49,6 +49,8 @@ pub const HISTORY_BONUS_MAX: i32 = 2400;
 /// How many plies back the moves are that continuation history pairs with
 /// the move being scored.
 pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
+// The countermove table is keyed by the first of these, the previous move.
+const _: () = assert!(CONTINUATION_PLIES[0] == 1);
 
 /// Piece values used by SEE and move ordering (not evaluation).
 pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20000];
