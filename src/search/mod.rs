@@ -333,18 +333,13 @@ impl<'a> Searcher<'a> {
     /// Percent of the soft limit to allow: more when the best move keeps
     /// changing or the score falls.
     fn time_scale(&self, stability: u64, last: Option<i32>, score: i32) -> u64 {
-        let by_stability = match stability {
-            0 => 140,
-            1 => 115,
-            2 => 100,
-            3 => 90,
-            _ => 75,
-        };
+        let last_index = TM_STABILITY_PERCENT.len() - 1;
+        let by_stability = TM_STABILITY_PERCENT[(stability as usize).min(last_index)];
         let drop = last.map_or(0, |l| l - score);
-        let by_score = if drop > 40 {
-            130
-        } else if drop > 15 {
-            112
+        let by_score = if drop > TM_SCORE_DROP_BIG.0 {
+            TM_SCORE_DROP_BIG.1
+        } else if drop > TM_SCORE_DROP_SMALL.0 {
+            TM_SCORE_DROP_SMALL.1
         } else {
             100
         };

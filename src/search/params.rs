@@ -67,3 +67,28 @@ pub const CORRECTION_MAX_WEIGHT: i32 = 16;
 pub const PROBCUT_MIN_DEPTH: i32 = 5;
 pub const PROBCUT_REDUCTION: i32 = 4;
 pub const PROBCUT_MARGIN: i32 = 200;
+
+// ---- time management ----
+
+/// Moves we plan for when the GUI gives no `movestogo`.
+pub const DEFAULT_MOVES_TO_GO: u64 = 20;
+/// Never plan to use more than this share of the clock on one move.
+pub const HARD_SHARE_NUM: u64 = 1;
+pub const HARD_SHARE_DEN: u64 = 4;
+/// The hard limit is at most this many times the soft limit.
+pub const HARD_PER_SOFT: u64 = 3;
+/// The soft limit never takes more than this share of the clock, so on a
+/// short clock the increment rebuilds a reserve instead of being spent.
+pub const SOFT_SHARE_DEN: u64 = 10;
+/// An iteration takes about as long as all before it together, so one
+/// started past this share of the budget would mostly run into the hard
+/// limit and be thrown away.
+pub const START_NEXT_ITERATION_PERCENT: u64 = 60;
+
+/// Percent of the soft limit allowed by how many iterations in a row the
+/// best move has stayed the same (0, 1, 2, 3, more).
+pub const TM_STABILITY_PERCENT: [u64; 5] = [140, 115, 100, 90, 75];
+/// (centipawns, percent): the share of the soft limit allowed when the
+/// score fell by more than that many centipawns since the last iteration.
+pub const TM_SCORE_DROP_BIG: (i32, u64) = (40, 130);
+pub const TM_SCORE_DROP_SMALL: (i32, u64) = (15, 112);

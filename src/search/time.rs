@@ -4,20 +4,10 @@
 use shakmaty::Color;
 
 use super::limits::{Limits, SearchControl};
-
-/// Moves we plan for when the GUI gives no `movestogo`.
-const DEFAULT_MOVES_TO_GO: u64 = 20;
-/// Never plan to use more than this share of the clock on one move.
-const HARD_SHARE_NUM: u64 = 1;
-const HARD_SHARE_DEN: u64 = 4;
-const HARD_PER_SOFT: u64 = 3;
-/// The soft limit never takes more than this share of the clock, so on a
-/// short clock the increment rebuilds a reserve instead of being spent.
-const SOFT_SHARE_DEN: u64 = 10;
-/// An iteration takes about as long as all before it together, so one
-/// started past this share of the budget would mostly run into the hard
-/// limit and be thrown away.
-const START_NEXT_ITERATION_PERCENT: u64 = 60;
+use super::params::{
+    DEFAULT_MOVES_TO_GO, HARD_PER_SOFT, HARD_SHARE_DEN, HARD_SHARE_NUM, SOFT_SHARE_DEN,
+    START_NEXT_ITERATION_PERCENT,
+};
 
 #[derive(Clone, Debug)]
 pub struct TimeManager {
