@@ -456,6 +456,19 @@ impl<'a> Searcher<'a> {
             .find(|m| entry.mv.matches(*m))
     }
 
+    /// Counts a node unless the search has already stopped; false means the
+    /// caller must return at once. Checking before counting keeps a `go
+    /// nodes N` search at N nodes even when several calls (ProbCut,
+    /// singular verification) are entered after the limit was reached.
+    fn enter_node(&mut self) -> bool {
+        if self.stopped {
+            return false;
+        }
+        self.nodes += 1;
+        self.check_limits();
+        !self.stopped
+    }
+
     fn check_limits(&mut self) {
         if let Some(limit) = self.limits.nodes
             && self.nodes >= limit

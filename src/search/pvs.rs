@@ -132,9 +132,7 @@ impl Searcher<'_> {
         if depth <= 0 {
             return self.quiescence(pos, key, alpha, beta, ply);
         }
-        self.nodes += 1;
-        self.check_limits();
-        if self.stopped {
+        if !self.enter_node() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply + 1);
@@ -640,9 +638,7 @@ impl Searcher<'_> {
         ply: usize,
     ) -> i32 {
         self.pv.clear(ply);
-        self.nodes += 1;
-        self.check_limits();
-        if self.stopped {
+        if !self.enter_node() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply + 1);
