@@ -128,13 +128,16 @@ fn known_draws_are_near_zero() {
         let s = eval_fen(fen);
         assert!(s.abs() <= 60, "{fen}: {s}");
     }
-    // Opposite-coloured bishops with an extra pawn are scaled down.
-    let ocb = white_eval("8/5k2/3b4/8/3P4/3B4/4K3/8 w - - 0 1");
-    let same = white_eval("8/5k2/3b4/8/3P4/2B5/4K3/8 w - - 0 1");
-    assert!(
-        ocb > 0 && 3 * ocb < 2 * same,
-        "ocb {ocb} same colour {same}"
-    );
+    // Opposite-coloured bishops with an extra pawn are scaled down (to half
+    // with no other pieces), the same position with same-coloured bishops
+    // is not, and the extra pawn still counts for something.
+    let ocb_fen = "8/5k2/3b4/8/3P4/3B4/4K3/8 w - - 0 1";
+    let same_fen = "8/5k2/3b4/8/3P4/2B5/4K3/8 w - - 0 1";
+    let (ocb, same) = (white_eval(ocb_fen), white_eval(same_fen));
+    assert!(ocb > 0 && ocb < same, "ocb {ocb} same colour {same}");
+    let scale = |fen: &str| breakdown(Position::from_fen(fen).unwrap().board()).scale;
+    assert_eq!(scale(ocb_fen), 32);
+    assert_eq!(scale(same_fen), 64);
 }
 
 #[test]
@@ -191,6 +194,59 @@ fn term_signs_on_small_positions() {
     let threat = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
     assert_eq!(coef(threat, THREAT_BY_PAWN), 1.0);
     assert!(term(threat, "threats").0 > 0);
+    // A knight attacking a rook, a rook attacking an undefended pawn.
+    let minor = "4k3/8/8/3r4/8/4N3/8/4K3 w - - 0 1";
+    assert_eq!(coef(minor, THREAT_BY_MINOR + 3), 1.0);
+    let rook_on_pawn = "4k3/8/8/8/p7/8/8/R3K3 w - - 0 1";
+    assert_eq!(coef(rook_on_pawn, THREAT_BY_ROOK), 1.0);
+    assert_eq!(coef(rook_on_pawn, HANGING), 1.0);
+    // A pawn defended by a pawn is no target for a rook.
+    let defended = "4k3/8/8/1p6/p7/8/8/R3K3 w - - 0 1";
+    assert_eq!(coef(defended, THREAT_BY_ROOK), 0.0);
+    // The king next to an undefended knight.
+    let king = "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1";
+    assert_eq!(coef(king, THREAT_BY_KING), 1.0);
+    // d4-d5 would attack the knight on c6 (and e6 holds nothing).
+    let push = "4k3/8/2n5/8/3P4/8/8/4K3 w - - 0 1";
+    assert_eq!(coef(push, PAWN_PUSH_THREAT), 1.0);
+    // ...but not when an enemy pawn guards d5.
+    let guarded = "4k3/8/2n1p3/8/3P4/8/8/4K3 w - - 0 1";
+    assert_eq!(coef(guarded, PAWN_PUSH_THREAT), 0.0);
+    // A passer on d5 whose stop square no black piece attacks.
+    assert_eq!(coef(passer, PASSED_SAFE_STOP + 4), 1.0);
+    let watched = "4k3/8/8/1n1P4/8/8/8/4K3 w - - 0 1";
+    assert_eq!(coef(watched, PASSED_SAFE_STOP + 4), 0.0);
+    // A knight four files from its king, a bishop two away.
+    let protectors = "4k3/8/8/8/8/8/2B5/N3K3 w - - 0 1";
+    assert_eq!(coef(protectors, KING_PROTECTOR), 4.0);
+    assert_eq!(coef(protectors, KING_PROTECTOR + 1), 2.0);
+    // Space: the start position is even. With pawns on d4 and e4 White
+    // has 10 safe squares plus 4 behind them; Black has 12 less the 4 that
+    // those pawns attack.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(coef(start, SPACE), 0.0);
+    let space = "4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1";
+    assert_eq!(coef(space, SPACE), 14.0 - 8.0);
+    // Own pawns counted per knight and per rook.
+    let imbalance = "4k3/8/8/8/8/8/PPP5/RN2K3 w - - 0 1";
+    assert_eq!(coef(imbalance, KNIGHT_PAWNS), 3.0);
+    assert_eq!(coef(imbalance, ROOK_PAWNS), 3.0);
+    // A bishop on b2 sees d4 and e5 through the empty board, not one
+    // behind a pawn on c3.
+    assert_eq!(coef("4k3/8/8/8/8/8/1B6/4K3 w - - 0 1", LONG_DIAGONAL), 1.0);
+    assert_eq!(
+        coef("4k3/8/8/8/8/2P5/1B6/4K3 w - - 0 1", LONG_DIAGONAL),
+        0.0
+    );
+    // The isolated pawn on the half-open c-file is weak; the isolated
+    // pawn on the h-file facing a black pawn is not.
+    let unopposed = "4k3/7p/8/8/8/2P5/7P/4K3 w - - 0 1";
+    assert_eq!(coef(unopposed, WEAK_UNOPPOSED), 1.0);
+    // A rook behind its passed pawn.
+    assert_eq!(
+        coef("4k3/8/8/3P4/8/8/8/3RK3 w - - 0 1", ROOK_BEHIND_PASSER),
+        1.0
+    );
     // Mobility: a free rook beats a buried one.
     let free = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
     let buried = "4k3/8/8/8/8/8/PP6/RN2K3 w - - 0 1";

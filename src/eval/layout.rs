@@ -18,9 +18,12 @@ pub const PASSED: usize = MOB_QUEEN + 28;
 pub const PASSED_FREE: usize = PASSED + 8;
 /// Extra for a passer whose stop square holds an enemy piece, by relative rank.
 pub const PASSED_BLOCKED: usize = PASSED_FREE + 8;
+/// Extra for a passer whose stop square is empty and not attacked by the
+/// enemy, by relative rank.
+pub const PASSED_SAFE_STOP: usize = PASSED_BLOCKED + 8;
 /// Per square of king distance to the passer's stop square, times
 /// `relative_rank - 2` (at least 0).
-pub const PASSED_OWN_KING: usize = PASSED_BLOCKED + 8;
+pub const PASSED_OWN_KING: usize = PASSED_SAFE_STOP + 8;
 pub const PASSED_THEIR_KING: usize = PASSED_OWN_KING + 1;
 pub const ISOLATED: usize = PASSED_THEIR_KING + 1;
 pub const DOUBLED: usize = ISOLATED + 1;
@@ -61,13 +64,37 @@ pub const STORM: usize = SHIELD + 2;
 /// Files at or beside the king with no pawns at all / only enemy pawns.
 pub const KING_OPEN_FILE: usize = STORM + 4;
 pub const KING_HALF_OPEN_FILE: usize = KING_OPEN_FILE + 1;
-/// A pawn attacking a piece; a minor attacking a rook or queen; a rook
-/// attacking a queen; an undefended piece or pawn that is attacked.
+/// A pawn attacking a piece.
 pub const THREAT_BY_PAWN: usize = KING_HALF_OPEN_FILE + 1;
+/// A knight or bishop, or a rook, attacking an enemy piece or a pawn that
+/// no enemy pawn defends, by the victim's role (pawn … queen).
 pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
-pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 1;
-pub const HANGING: usize = THREAT_BY_ROOK + 1;
-pub const TEMPO: usize = HANGING + 1;
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 5;
+/// The king attacking an undefended enemy piece or pawn.
+pub const THREAT_BY_KING: usize = THREAT_BY_ROOK + 5;
+/// An undefended piece or pawn that is attacked.
+pub const HANGING: usize = THREAT_BY_KING + 1;
+/// A pawn push to a square no enemy pawn attacks (and that the enemy does
+/// not attack more safely than we defend) that would attack an enemy piece.
+pub const PAWN_PUSH_THREAT: usize = HANGING + 1;
+/// Distance of each own knight and bishop to its own king (Chebyshev).
+pub const KING_PROTECTOR: usize = PAWN_PUSH_THREAT + 1;
+/// Safe central squares on our side of the board (files c–f, ranks 2–4,
+/// not attacked by enemy pawns), counted twice behind our own pawns.
+pub const SPACE: usize = KING_PROTECTOR + 2;
+/// Own pawns, counted once per own knight and once per own rook (knights
+/// gain from a closed board, rooks from an open one).
+pub const KNIGHT_PAWNS: usize = SPACE + 1;
+pub const ROOK_PAWNS: usize = KNIGHT_PAWNS + 1;
+/// A bishop that sees both central squares of a long diagonal through
+/// anything but pawns.
+pub const LONG_DIAGONAL: usize = ROOK_PAWNS + 1;
+/// An isolated or backward pawn with no enemy pawn in front of it on its
+/// file, where enemy rooks and queens can attack it.
+pub const WEAK_UNOPPOSED: usize = LONG_DIAGONAL + 1;
+/// An own rook behind a passed pawn on its file.
+pub const ROOK_BEHIND_PASSER: usize = WEAK_UNOPPOSED + 1;
+pub const TEMPO: usize = ROOK_BEHIND_PASSER + 1;
 pub const N_WEIGHTS: usize = TEMPO + 1;
 
 /// Name, first index and length of every block, in order.
@@ -86,6 +113,7 @@ pub const BLOCKS: &[(&str, usize, usize)] = &[
     ("PASSED", PASSED, 8),
     ("PASSED_FREE", PASSED_FREE, 8),
     ("PASSED_BLOCKED", PASSED_BLOCKED, 8),
+    ("PASSED_SAFE_STOP", PASSED_SAFE_STOP, 8),
     ("PASSED_OWN_KING", PASSED_OWN_KING, 1),
     ("PASSED_THEIR_KING", PASSED_THEIR_KING, 1),
     ("ISOLATED", ISOLATED, 1),
@@ -110,9 +138,18 @@ pub const BLOCKS: &[(&str, usize, usize)] = &[
     ("KING_OPEN_FILE", KING_OPEN_FILE, 1),
     ("KING_HALF_OPEN_FILE", KING_HALF_OPEN_FILE, 1),
     ("THREAT_BY_PAWN", THREAT_BY_PAWN, 1),
-    ("THREAT_BY_MINOR", THREAT_BY_MINOR, 1),
-    ("THREAT_BY_ROOK", THREAT_BY_ROOK, 1),
+    ("THREAT_BY_MINOR", THREAT_BY_MINOR, 5),
+    ("THREAT_BY_ROOK", THREAT_BY_ROOK, 5),
+    ("THREAT_BY_KING", THREAT_BY_KING, 1),
     ("HANGING", HANGING, 1),
+    ("PAWN_PUSH_THREAT", PAWN_PUSH_THREAT, 1),
+    ("KING_PROTECTOR", KING_PROTECTOR, 2),
+    ("SPACE", SPACE, 1),
+    ("KNIGHT_PAWNS", KNIGHT_PAWNS, 1),
+    ("ROOK_PAWNS", ROOK_PAWNS, 1),
+    ("LONG_DIAGONAL", LONG_DIAGONAL, 1),
+    ("WEAK_UNOPPOSED", WEAK_UNOPPOSED, 1),
+    ("ROOK_BEHIND_PASSER", ROOK_BEHIND_PASSER, 1),
     ("TEMPO", TEMPO, 1),
 ];
 

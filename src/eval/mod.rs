@@ -234,7 +234,15 @@ impl Evaluation {
             })
         };
         let pawns = pawn_terms.score;
-        both(|color| passed_pawns(board, color, pawn_terms.passed[color as usize], &mut acc));
+        both(|color| {
+            passed_pawns(
+                board,
+                color,
+                pawn_terms.passed[color as usize],
+                &att,
+                &mut acc,
+            )
+        });
         let passed = acc.take();
         both(|color| pieces(board, color, &att, &mut acc));
         let placement = acc.take();
@@ -545,16 +553,16 @@ fn pawn_structure<T: Tracer>(
     // An own pawn somewhere ahead on the same file.
     let doubled = ours & Bitboard(fill_south(ours.0) >> 8);
     acc.count(color, DOUBLED, doubled);
-    acc.count(color, ISOLATED, ours & !neighbour_files);
+    let isolated = ours & !neighbour_files;
+    acc.count(color, ISOLATED, isolated);
     // No own pawn beside or behind on the next files, and the square in
     // front attacked by an enemy pawn.
     let unsupported = !Bitboard(fill_north(beside.0));
     let stop_attacked = Bitboard(their_attacks.0 >> 8);
-    acc.count(
-        color,
-        BACKWARD,
-        ours & neighbour_files & unsupported & stop_attacked,
-    );
+    let backward = ours & neighbour_files & unsupported & stop_attacked;
+    acc.count(color, BACKWARD, backward);
+    let opposed = Bitboard(fill_south(theirs.0) >> 8);
+    acc.count(color, WEAK_UNOPPOSED, (isolated | backward) & !opposed);
     per_rank(color, SUPPORTED, ours & white_pawn_attacks(ours), acc);
     per_rank(color, PHALANX, ours & beside, acc);
     // No enemy pawn ahead on the same or next files, no own pawn ahead.
@@ -587,7 +595,13 @@ fn pawn_terms<T: Tracer>(board: &Board, att: &[Attacks; 2], acc: &mut Acc<T>) ->
     }
 }
 
-fn passed_pawns<T: Tracer>(board: &Board, color: Color, passed: Bitboard, acc: &mut Acc<T>) {
+fn passed_pawns<T: Tracer>(
+    board: &Board,
+    color: Color,
+    passed: Bitboard,
+    att: &[Attacks; 2],
+    acc: &mut Acc<T>,
+) {
     let (Some(our_king), Some(their_king)) = (board.king_of(color), board.king_of(!color)) else {
         return;
     };
@@ -611,7 +625,14 @@ fn passed_pawns<T: Tracer>(board: &Board, color: Color, passed: Bitboard, acc: &
                 their_king.distance(stop) as i32 * weight,
             );
         }
-        let path = forward_ranks(color, sq) & Bitboard::from_file(sq.file());
+        if !board.occupied().contains(stop) && !att[!color as usize].all.contains(stop) {
+            acc.one(color, PASSED_SAFE_STOP + rank);
+        }
+        let file = Bitboard::from_file(sq.file());
+        if (board.rooks() & board.by_color(color) & file & forward_ranks(!color, sq)).any() {
+            acc.one(color, ROOK_BEHIND_PASSER);
+        }
+        let path = forward_ranks(color, sq) & file;
         if (path & board.occupied()).is_empty() {
             acc.one(color, PASSED_FREE + rank);
         } else if board.by_color(!color).contains(stop) {
@@ -672,6 +693,71 @@ fn pieces<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut 
     };
     outposts(board.knights(), KNIGHT_OUTPOST, acc);
     outposts(board.bishops(), BISHOP_OUTPOST, acc);
+    king_protectors(board, color, acc);
+    space(board, color, att, acc);
+    pawns_per_piece(board, color, acc);
+    long_diagonals(board, color, acc);
+}
+
+/// Own pawns once per own knight and once per own rook.
+fn pawns_per_piece<T: Tracer>(board: &Board, color: Color, acc: &mut Acc<T>) {
+    let us = board.by_color(color);
+    let pawns = (board.pawns() & us).count() as i32;
+    if pawns == 0 {
+        return;
+    }
+    for (index, role) in [(KNIGHT_PAWNS, board.knights()), (ROOK_PAWNS, board.rooks())] {
+        let n = (role & us).count() as i32;
+        if n > 0 {
+            acc.add(color, index, n * pawns);
+        }
+    }
+}
+
+/// Bishops that see two central squares through everything but pawns.
+fn long_diagonals<T: Tracer>(board: &Board, color: Color, acc: &mut Acc<T>) {
+    for sq in board.bishops() & board.by_color(color) {
+        let seen = attacks::bishop_attacks(sq, board.pawns()) & CENTRE;
+        if seen.more_than_one() {
+            acc.one(color, LONG_DIAGONAL);
+        }
+    }
+}
+
+/// d4, e4, d5, e5.
+const CENTRE: Bitboard = Bitboard(0x0000_0018_1800_0000);
+
+/// How far each own knight and bishop stands from its own king.
+fn king_protectors<T: Tracer>(board: &Board, color: Color, acc: &mut Acc<T>) {
+    let Some(king) = board.king_of(color) else {
+        return;
+    };
+    let us = board.by_color(color);
+    for (i, minors) in [board.knights() & us, board.bishops() & us]
+        .into_iter()
+        .enumerate()
+    {
+        for sq in minors {
+            acc.add(color, KING_PROTECTOR + i, king.distance(sq) as i32);
+        }
+    }
+}
+
+/// Files c to f, ranks 2 to 4, from White's side.
+const SPACE_AREA: Bitboard = Bitboard(0x0000_0000_3c3c_3c00);
+
+/// Room to manoeuvre behind the pawns: safe central squares on our side,
+/// the ones sheltered behind our own pawns counted twice.
+fn space<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut Acc<T>) {
+    let our_pawns = relative_bb(color, board.pawns() & board.by_color(color));
+    let their_pawn_attacks = relative_bb(color, att[!color as usize].pawns);
+    let safe = SPACE_AREA & !our_pawns & !their_pawn_attacks;
+    // Up to three squares behind each own pawn.
+    let behind = Bitboard(our_pawns.0 >> 8 | our_pawns.0 >> 16 | our_pawns.0 >> 24);
+    let n = safe.count() + (safe & behind).count();
+    if n > 0 {
+        acc.add(color, SPACE, n as i32);
+    }
 }
 
 /// The king-danger curve at `units`, interpolated between its two knots.
@@ -791,15 +877,65 @@ fn threats<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut
     let theirs = &att[!color as usize];
     let pieces = them & !board.pawns() & !board.kings();
     acc.count(color, THREAT_BY_PAWN, pieces & mine.pawns);
-    let majors = them & (board.rooks() | board.queens());
-    acc.count(
+    // Pawns that an enemy pawn defends are not worth attacking with a piece.
+    let targets = pieces | (them & board.pawns() & !theirs.pawns);
+    by_victim(
+        board,
         color,
         THREAT_BY_MINOR,
-        majors & (mine.knights | mine.bishops),
+        targets & (mine.knights | mine.bishops),
+        acc,
     );
-    acc.count(color, THREAT_BY_ROOK, them & board.queens() & mine.rooks);
-    let hanging = them & !board.kings() & mine.all & !theirs.all;
-    acc.count(color, HANGING, hanging);
+    by_victim(board, color, THREAT_BY_ROOK, targets & mine.rooks, acc);
+    let undefended = them & !board.kings() & !theirs.all;
+    acc.count(color, THREAT_BY_KING, undefended & mine.king);
+    acc.count(color, HANGING, undefended & mine.all);
+    acc.count(
+        color,
+        PAWN_PUSH_THREAT,
+        pieces & push_threats(board, color, att),
+    );
+}
+
+/// Counts `base + role - 1` for each piece of `victims`, pawn … queen.
+#[inline(always)]
+fn by_victim<T: Tracer>(
+    board: &Board,
+    color: Color,
+    base: usize,
+    victims: Bitboard,
+    acc: &mut Acc<T>,
+) {
+    if victims.is_empty() {
+        return;
+    }
+    let roles = [
+        board.pawns(),
+        board.knights(),
+        board.bishops(),
+        board.rooks(),
+        board.queens(),
+    ];
+    for (i, role) in roles.into_iter().enumerate() {
+        acc.count(color, base + i, victims & role);
+    }
+}
+
+/// Squares our pawns would attack after one safe push (single, or double
+/// from the second rank): the square they go to is empty, no enemy pawn
+/// attacks it, and we defend it or the enemy does not attack it.
+fn push_threats(board: &Board, color: Color, att: &[Attacks; 2]) -> Bitboard {
+    let empty = relative_bb(color, !board.occupied());
+    let ours = relative_bb(color, board.pawns() & board.by_color(color));
+    let single = Bitboard(ours.0 << 8) & empty;
+    let third = Bitboard::from_rank(Rank::Third);
+    let double = Bitboard((single & third).0 << 8) & empty;
+    let mine = relative_bb(color, att[color as usize].all);
+    let theirs = relative_bb(color, att[!color as usize].all);
+    let their_pawns = relative_bb(color, att[!color as usize].pawns);
+    let safe = !their_pawns & (mine | !theirs);
+    let pushed = (single | double) & safe;
+    relative_bb(color, white_pawn_attacks(pushed))
 }
 
 fn non_pawn_material(board: &Board, color: Color) -> i32 {

@@ -61,14 +61,21 @@ fn pawns_one_by_one(board: &Board, color: Color, acc: &mut Acc<Trace>) -> Bitboa
         if (ours & file & ahead).any() {
             acc.one(color, DOUBLED);
         }
+        let unopposed = (theirs & file & ahead).is_empty();
         if (ours & adj).is_empty() {
             acc.one(color, ISOLATED);
+            if unopposed {
+                acc.one(color, WEAK_UNOPPOSED);
+            }
         } else if (ours & adj & !ahead).is_empty()
             && sq
                 .offset(step)
                 .is_some_and(|stop| their_attacks.contains(stop))
         {
             acc.one(color, BACKWARD);
+            if unopposed {
+                acc.one(color, WEAK_UNOPPOSED);
+            }
         }
         if (attacks::pawn_attacks(!color, sq) & ours).any() {
             acc.one(color, SUPPORTED + rank);
@@ -115,4 +122,17 @@ fn pawn_structure_matches_the_per_pawn_definitions() {
         }
         assert_eq!(sets.coefs, singles.coefs, "{fen}");
     }
+}
+
+#[test]
+fn weight_blocks_tile_the_whole_layout() {
+    let mut next = 0;
+    for &(name, start, len) in layout::BLOCKS {
+        assert_eq!(
+            start, next,
+            "{name} does not start where the last block ended"
+        );
+        next = start + len;
+    }
+    assert_eq!(next, layout::N_WEIGHTS);
 }
