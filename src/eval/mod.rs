@@ -909,15 +909,8 @@ fn by_victim<T: Tracer>(
     if victims.is_empty() {
         return;
     }
-    let roles = [
-        board.pawns(),
-        board.knights(),
-        board.bishops(),
-        board.rooks(),
-        board.queens(),
-    ];
-    for (i, role) in roles.into_iter().enumerate() {
-        acc.count(color, base + i, victims & role);
+    for (i, &role) in Role::ALL[..5].iter().enumerate() {
+        acc.count(color, base + i, victims & board.by_role(role));
     }
 }
 
