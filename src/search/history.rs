@@ -118,6 +118,10 @@ impl History {
         }
     }
 
+    pub fn update_butterfly(&mut self, color: Color, m: Move, delta: i32) {
+        apply(&mut self.butterfly[butterfly_index(color, m)], delta);
+    }
+
     pub fn capture_score(&self, color: Color, m: Move, captured: Role) -> i32 {
         i32::from(self.capture[capture_index(PieceTo::new(color, m), captured)])
     }

@@ -84,6 +84,8 @@ struct Frame {
     static_eval: i32,
     /// The move played from this ply (None: a null move or none yet).
     played: Option<history::PieceTo>,
+    /// The same move in full, for judging it from the node after it.
+    played_move: Option<Move>,
     null_move: bool,
     excluded: Option<Move>,
     killers: [Option<Move>; 2],
@@ -94,6 +96,7 @@ impl Default for Frame {
         Frame {
             static_eval: EVAL_NONE,
             played: None,
+            played_move: None,
             null_move: false,
             excluded: None,
             killers: [None; 2],

@@ -46,6 +46,13 @@ pub const QS_DELTA_MARGIN: i32 = 180;
 pub const HISTORY_MAX: i32 = 16384;
 pub const HISTORY_BONUS_PER_DEPTH: i32 = 300;
 pub const HISTORY_BONUS_MAX: i32 = 2400;
+/// Butterfly history of the opponent's quiet move moves by this many
+/// units per centipawn the move changed the static evaluation, at most
+/// by the cap.
+pub const EVAL_DIFF_HISTORY_SCALE: i32 = 8;
+pub const EVAL_DIFF_HISTORY_MAX: i32 = 1200;
+/// What the two tempo bonuses add to a quiet move's apparent loss.
+pub const EVAL_DIFF_TEMPO_CP: i32 = 40;
 /// How many plies back the moves are that continuation history pairs with
 /// the move being scored.
 pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];

@@ -52,6 +52,15 @@ struct ProbCut {
     cut_node: bool,
 }
 
+/// History bonus for a quiet move from the static evaluations before it
+/// (mover's view) and after it (opponent's view): positive when the move
+/// raised the mover's evaluation.
+fn eval_diff_bonus(before: i32, after: i32) -> i32 {
+    // Both evaluations include the side to move's tempo bonus.
+    let gain = EVAL_DIFF_TEMPO_CP - (before + after);
+    (EVAL_DIFF_HISTORY_SCALE * gain).clamp(-EVAL_DIFF_HISTORY_MAX, EVAL_DIFF_HISTORY_MAX)
+}
+
 fn has_non_pawn_material(pos: &Chess) -> bool {
     let b = pos.board();
     let ours = b.by_color(pos.turn());
@@ -106,6 +115,7 @@ impl Searcher<'_> {
         let child_key = key_after(pos, key, m, &child);
         self.tt.prefetch(child_key);
         self.frames[ply].played = Some(PieceTo::new(pos.turn(), m));
+        self.frames[ply].played_move = Some(m);
         self.frames[ply].null_move = false;
         self.keys.push(child_key);
         (child, child_key)
@@ -192,6 +202,9 @@ impl Searcher<'_> {
             eval = s;
         }
         self.frames[ply].static_eval = static_eval;
+        if tt_entry.is_none() && excluded.is_none() {
+            self.judge_previous_move_by_eval(pos, static_eval, ply);
+        }
         let improving = !in_check
             && ply >= 2
             && self.frames[ply - 2].static_eval != EVAL_NONE
@@ -509,6 +522,7 @@ impl Searcher<'_> {
         let null = pos.clone().swap_turn().ok()?;
         let null_key = full_key(&null);
         self.frames[ply].played = None;
+        self.frames[ply].played_move = None;
         self.frames[ply].null_move = true;
         self.keys.push(null_key);
         let score = -self.negamax(
@@ -594,6 +608,24 @@ impl Searcher<'_> {
         }
         self.move_buffers[ply] = picker.into_buffer();
         found
+    }
+
+    /// How much the opponent's quiet move changed the static evaluation
+    /// is a cheap early verdict on it, available before any search.
+    fn judge_previous_move_by_eval(&mut self, pos: &Chess, static_eval: i32, ply: usize) {
+        let Some(parent) = ply.checked_sub(1) else {
+            return;
+        };
+        let before = self.frames[parent].static_eval;
+        if static_eval == EVAL_NONE || before == EVAL_NONE {
+            return;
+        }
+        if let Some(m) = self.frames[parent].played_move
+            && is_quiet(m)
+        {
+            let delta = eval_diff_bonus(before, static_eval);
+            self.history.update_butterfly(!pos.turn(), m, delta);
+        }
     }
 
     fn reward_cutoff(
@@ -745,5 +777,23 @@ impl Searcher<'_> {
             },
         );
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eval_diff_bonus_rewards_moves_that_raise_the_movers_eval() {
+        // Before: +20 for the mover; after: -20 for the opponent, i.e. the
+        // same +20 for the mover, plus the two tempo bonuses: neutral.
+        let neutral = eval_diff_bonus(20, -20 + EVAL_DIFF_TEMPO_CP);
+        assert_eq!(neutral, 0);
+        assert!(eval_diff_bonus(20, -60) > 0);
+        assert!(eval_diff_bonus(20, 40) < 0);
+        assert!(eval_diff_bonus(20, -60) > eval_diff_bonus(20, -30));
+        assert_eq!(eval_diff_bonus(0, -5000), EVAL_DIFF_HISTORY_MAX);
+        assert_eq!(eval_diff_bonus(0, 5000), -EVAL_DIFF_HISTORY_MAX);
     }
 }
