@@ -108,7 +108,7 @@ impl History {
     }
 
     pub fn update_quiet(&mut self, color: Color, m: Move, prev: PrevMoves, delta: i32) {
-        apply(&mut self.butterfly[butterfly_index(color, m)], delta);
+        self.update_butterfly(color, m, delta);
         let pt = PieceTo::new(color, m);
         for p in prev.into_iter().flatten() {
             apply(

@@ -14,7 +14,7 @@ pub mod time;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use shakmaty::{Chess, Move, Position as _};
+use shakmaty::{Chess, Color, Move, Position as _};
 
 use crate::position::Position;
 use crate::tt::{Bound, TranspositionTable};
@@ -82,10 +82,9 @@ pub struct SearchResult {
 #[derive(Clone, Copy)]
 struct Frame {
     static_eval: i32,
-    /// The move played from this ply (None: a null move or none yet).
-    played: Option<history::PieceTo>,
-    /// The same move in full, for judging it from the node after it.
-    played_move: Option<Move>,
+    /// The move played from this ply and its mover (None: a null move or
+    /// none yet).
+    played: Option<(Color, Move)>,
     null_move: bool,
     excluded: Option<Move>,
     killers: [Option<Move>; 2],
@@ -96,7 +95,6 @@ impl Default for Frame {
         Frame {
             static_eval: EVAL_NONE,
             played: None,
-            played_move: None,
             null_move: false,
             excluded: None,
             killers: [None; 2],

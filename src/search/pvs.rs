@@ -73,7 +73,10 @@ fn is_quiet(m: Move) -> bool {
 
 impl Searcher<'_> {
     fn previous_moves(&self, ply: usize) -> PrevMoves {
-        CONTINUATION_PLIES.map(|back| ply.checked_sub(back).and_then(|p| self.frames[p].played))
+        CONTINUATION_PLIES.map(|back| {
+            let (color, m) = self.frames[ply.checked_sub(back)?].played?;
+            Some(PieceTo::new(color, m))
+        })
     }
 
     fn is_draw(&self, pos: &Chess) -> bool {
@@ -114,8 +117,7 @@ impl Searcher<'_> {
         child.play_unchecked(m);
         let child_key = key_after(pos, key, m, &child);
         self.tt.prefetch(child_key);
-        self.frames[ply].played = Some(PieceTo::new(pos.turn(), m));
-        self.frames[ply].played_move = Some(m);
+        self.frames[ply].played = Some((pos.turn(), m));
         self.frames[ply].null_move = false;
         self.keys.push(child_key);
         (child, child_key)
@@ -203,7 +205,7 @@ impl Searcher<'_> {
         }
         self.frames[ply].static_eval = static_eval;
         if tt_entry.is_none() && excluded.is_none() {
-            self.judge_previous_move_by_eval(pos, static_eval, ply);
+            self.judge_previous_move_by_eval(static_eval, ply);
         }
         let improving = !in_check
             && ply >= 2
@@ -522,7 +524,6 @@ impl Searcher<'_> {
         let null = pos.clone().swap_turn().ok()?;
         let null_key = full_key(&null);
         self.frames[ply].played = None;
-        self.frames[ply].played_move = None;
         self.frames[ply].null_move = true;
         self.keys.push(null_key);
         let score = -self.negamax(
@@ -612,7 +613,7 @@ impl Searcher<'_> {
 
     /// How much the opponent's quiet move changed the static evaluation
     /// is a cheap early verdict on it, available before any search.
-    fn judge_previous_move_by_eval(&mut self, pos: &Chess, static_eval: i32, ply: usize) {
+    fn judge_previous_move_by_eval(&mut self, static_eval: i32, ply: usize) {
         let Some(parent) = ply.checked_sub(1) else {
             return;
         };
@@ -620,11 +621,11 @@ impl Searcher<'_> {
         if static_eval == EVAL_NONE || before == EVAL_NONE {
             return;
         }
-        if let Some(m) = self.frames[parent].played_move
+        if let Some((mover, m)) = self.frames[parent].played
             && is_quiet(m)
         {
             let delta = eval_diff_bonus(before, static_eval);
-            self.history.update_butterfly(!pos.turn(), m, delta);
+            self.history.update_butterfly(mover, m, delta);
         }
     }
 
