@@ -283,18 +283,22 @@ impl Searcher<'_> {
                         skip_quiets = true;
                         continue;
                     }
+                    // Judge a late quiet move by the depth it would be
+                    // searched to after its reduction.
+                    let lmr_depth =
+                        (depth - 1 - lmr[(depth as usize).min(63)][move_count.min(63)]).max(0);
                     // A quiet check may be the start of an attack the
                     // static eval cannot see, so only LMP drops it.
                     let futile = !in_check
-                        && depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+                        && lmr_depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha;
                     let bad_history = depth <= HISTORY_PRUNE_MAX_DEPTH
                         && order_score < -HISTORY_PRUNE_MARGIN * depth
                         && order_score > -100_000_000;
                     if (futile
                         || bad_history
-                        || (depth <= SEE_PRUNE_MAX_DEPTH
-                            && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth)))
+                        || (lmr_depth <= SEE_PRUNE_MAX_DEPTH
+                            && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth)))
                         && !gives_check(pos, m)
                     {
                         continue;
