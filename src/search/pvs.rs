@@ -443,6 +443,14 @@ impl Searcher<'_> {
                         break;
                     }
                     alpha = score;
+                    // With a good line in hand, the remaining moves only
+                    // have to show they are not better: search them less.
+                    if !root
+                        && (ALPHA_RAISE_MIN_DEPTH..=ALPHA_RAISE_MAX_DEPTH).contains(&depth)
+                        && score.abs() < MATE_BOUND
+                    {
+                        depth -= 1;
+                    }
                 }
             }
             if quiet {
