@@ -72,6 +72,7 @@ pub const CORRECTION_MAX_WEIGHT: i32 = 16;
 /// Depths at which raising alpha cuts one ply from the later moves.
 pub const ALPHA_RAISE_MIN_DEPTH: i32 = 3;
 pub const ALPHA_RAISE_MAX_DEPTH: i32 = 11;
+
 /// ProbCut: from this depth, a capture searched this much shallower must
 /// beat beta by this margin.
 pub const PROBCUT_MIN_DEPTH: i32 = 5;

@@ -257,6 +257,8 @@ impl Searcher<'_> {
         let buffer = std::mem::take(&mut self.move_buffers[ply]);
         let mut picker = MovePicker::main(pos.legal_moves(), tt_move, killers, prev, buffer);
         let lmr = lmr_table();
+        let base_reduction =
+            |depth: i32, move_count: usize| lmr[(depth as usize).min(63)][move_count.min(63)];
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
         let mut move_count = 0usize;
@@ -285,8 +287,7 @@ impl Searcher<'_> {
                     }
                     // Judge a late quiet move by the depth it would be
                     // searched to after its reduction.
-                    let lmr_depth =
-                        (depth - 1 - lmr[(depth as usize).min(63)][move_count.min(63)]).max(0);
+                    let lmr_depth = (depth - 1 - base_reduction(depth, move_count)).max(0);
                     // A quiet check may be the start of an attack the
                     // static eval cannot see, so only LMP drops it.
                     let futile = !in_check
@@ -373,7 +374,7 @@ impl Searcher<'_> {
             } else {
                 let mut reduction = 0;
                 if depth >= LMR_MIN_DEPTH && (quiet || is_bad_noisy(order_score)) {
-                    reduction = lmr[(depth as usize).min(63)][move_count.min(63)];
+                    reduction = base_reduction(depth, move_count);
                     reduction += i32::from(!pv_node);
                     reduction += i32::from(cut_node);
                     reduction -= i32::from(improving);
