@@ -41,6 +41,8 @@ pub const LMR_DEEPER_MARGIN: i32 = 40;
 pub const LMR_SHALLOWER_MARGIN: i32 = 10;
 
 pub const QS_DELTA_MARGIN: i32 = 180;
+/// Quiet check evasions searched in quiescence once one line avoids mate.
+pub const QS_QUIET_EVASIONS: i32 = 1;
 
 /// History tables saturate at this magnitude (gravity).
 pub const HISTORY_MAX: i32 = 16384;

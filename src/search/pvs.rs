@@ -744,7 +744,16 @@ impl Searcher<'_> {
         let buffer = std::mem::take(&mut self.move_buffers[ply]);
         let mut picker = MovePicker::noisy(moves, tt_move, buffer);
         let mut best_move = None;
+        let mut quiet_evasions = 0;
         while let Some((m, _)) = picker.pick() {
+            // Once one evasion has shown we are not mated, a second quiet
+            // way out of check rarely changes the verdict.
+            if in_check && is_quiet(m) && best_score > -MATE_BOUND {
+                quiet_evasions += 1;
+                if quiet_evasions > QS_QUIET_EVASIONS {
+                    break;
+                }
+            }
             if !in_check && best_score > -MATE_BOUND {
                 let gain = captured_role(m).map_or(0, value);
                 if m.promotion().is_none() && stand_pat + gain + QS_DELTA_MARGIN <= alpha {
