@@ -747,11 +747,13 @@ impl Searcher<'_> {
         let mut quiet_evasions = 0;
         while let Some((m, _)) = picker.pick() {
             // Once one evasion has shown we are not mated, a second quiet
-            // way out of check rarely changes the verdict.
+            // way out of check rarely changes the verdict. Skipped rather
+            // than stopping the loop, so no capture is lost whatever order
+            // the picker hands the moves out in.
             if in_check && is_quiet(m) && best_score > -MATE_BOUND {
                 quiet_evasions += 1;
                 if quiet_evasions > QS_QUIET_EVASIONS {
-                    break;
+                    continue;
                 }
             }
             if !in_check && best_score > -MATE_BOUND {
