@@ -3,12 +3,14 @@
 
 /// Piece values, indexed by `Role as usize - 1` (pawn … king).
 pub const MATERIAL: usize = 0;
-/// Piece-square tables: `PSQT + 32 * (role - 1) + 4 * relative_rank + folded_file`,
-/// the file folded to the a–d half (the tables are left-right symmetric).
+/// Piece-square tables: `PSQT + 64 * (role - 1) + 8 * relative_rank + file`,
+/// with the board mirrored left-right when the piece's own king stands on
+/// files a–d, so the tables read "king's wing" and "other wing" rather than
+/// kingside and queenside (and the evaluation stays left-right symmetric).
 pub const PSQT: usize = MATERIAL + 6;
 /// Mobility by number of safe squares reached (not own pieces, not attacked
 /// by enemy pawns).
-pub const MOB_KNIGHT: usize = PSQT + 6 * 32;
+pub const MOB_KNIGHT: usize = PSQT + 6 * 64;
 pub const MOB_BISHOP: usize = MOB_KNIGHT + 9;
 pub const MOB_ROOK: usize = MOB_BISHOP + 14;
 pub const MOB_QUEEN: usize = MOB_ROOK + 15;
@@ -100,12 +102,12 @@ pub const N_WEIGHTS: usize = TEMPO + 1;
 /// Name, first index and length of every block, in order.
 pub const BLOCKS: &[(&str, usize, usize)] = &[
     ("MATERIAL", MATERIAL, 6),
-    ("PSQT pawn", PSQT, 32),
-    ("PSQT knight", PSQT + 32, 32),
-    ("PSQT bishop", PSQT + 64, 32),
-    ("PSQT rook", PSQT + 96, 32),
-    ("PSQT queen", PSQT + 128, 32),
-    ("PSQT king", PSQT + 160, 32),
+    ("PSQT pawn", PSQT, 64),
+    ("PSQT knight", PSQT + 64, 64),
+    ("PSQT bishop", PSQT + 128, 64),
+    ("PSQT rook", PSQT + 192, 64),
+    ("PSQT queen", PSQT + 256, 64),
+    ("PSQT king", PSQT + 320, 64),
     ("MOB_KNIGHT", MOB_KNIGHT, 9),
     ("MOB_BISHOP", MOB_BISHOP, 14),
     ("MOB_ROOK", MOB_ROOK, 15),
@@ -153,7 +155,10 @@ pub const BLOCKS: &[(&str, usize, usize)] = &[
     ("TEMPO", TEMPO, 1),
 ];
 
-/// Weights the tuner leaves alone: the king has no material value.
+/// Weights the tuner leaves alone: the king has no material value, and its
+/// piece-square table is only read on files e–h (a king on a–d is mirrored).
 pub fn is_frozen(index: usize) -> bool {
-    index == MATERIAL + 5
+    let king_psqt = PSQT + 5 * 64;
+    let on_queen_side = (king_psqt..king_psqt + 64).contains(&index) && (index - king_psqt) % 8 < 4;
+    index == MATERIAL + 5 || on_queen_side
 }

@@ -21,7 +21,7 @@ use params::*;
 use pawn_cache::{PawnInfo, pawn_info};
 use score::S;
 use shakmaty::attacks;
-use shakmaty::{Bitboard, Board, Chess, Color, Position, Rank, Role, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, File, Position, Rank, Role, Square};
 
 /// Receives the coefficient of every weight the evaluation uses.
 pub trait Tracer {
@@ -177,13 +177,14 @@ impl<T: Tracer> Acc<'_, T> {
 
     /// Material and piece-square value of one piece: a single read of
     /// [`PIECE_SQUARE`] for the score, the two weights for the tracer.
+    /// `mirror` comes from [`king_wing_mirror`].
     #[inline(always)]
-    fn piece(&mut self, color: Color, role: Role, sq: Square) {
+    fn piece(&mut self, color: Color, role: Role, sq: Square, mirror: usize) {
         let r = role as usize - 1;
-        self.s[color as usize] += PIECE_SQUARE[r][relative(color, sq) as usize];
+        let i = relative(color, sq) as usize ^ mirror;
+        self.s[color as usize] += PIECE_SQUARE[r][i];
         self.t.add(MATERIAL + r, color, 1.0);
-        self.t
-            .add(PSQT + 32 * r + psqt_index(color, sq), color, 1.0);
+        self.t.add(PSQT + 64 * r + i, color, 1.0);
     }
 
     /// White minus Black since the last call.
@@ -308,15 +309,6 @@ fn relative_rank(color: Color, sq: Square) -> usize {
     relative(color, sq).rank() as usize
 }
 
-/// Index of a square in a left-right symmetric 32-entry table.
-#[inline(always)]
-const fn psqt_index(color: Color, sq: Square) -> usize {
-    let rel = relative(color, sq);
-    let f = rel.file() as usize;
-    let folded = if f < 4 { f } else { 7 - f };
-    rel.rank() as usize * 4 + folded
-}
-
 /// Material plus piece-square weight of each role on each square, from
 /// White's side, summed once at compile time so that the evaluation reads
 /// one entry per piece.
@@ -327,7 +319,7 @@ const PIECE_SQUARE: [[S; 64]; 6] = {
         let mut sq = 0;
         while sq < 64 {
             let m = WEIGHTS[MATERIAL + r];
-            let p = WEIGHTS[PSQT + 32 * r + psqt_index(Color::White, Square::new(sq as u32))];
+            let p = WEIGHTS[PSQT + 64 * r + sq];
             table[r][sq] = S(m.0 + p.0, m.1 + p.1);
             sq += 1;
         }
@@ -345,11 +337,23 @@ fn centrality(sq: Square) -> i32 {
     6 - fd - rd
 }
 
+/// What to XOR into a square index so that `color`'s king stands on files
+/// e–h: the piece-square tables are written for that side, which lets them
+/// tell the king's wing from the other one and keeps the evaluation
+/// left-right symmetric.
+fn king_wing_mirror(board: &Board, color: Color) -> usize {
+    match board.king_of(color) {
+        Some(king) if king.file() < File::E => 7,
+        _ => 0,
+    }
+}
+
 fn material_psqt<T: Tracer>(board: &Board, color: Color, acc: &mut Acc<T>) {
     let us = board.by_color(color);
+    let mirror = king_wing_mirror(board, color);
     for role in Role::ALL {
         for sq in board.by_role(role) & us {
-            acc.piece(color, role, sq);
+            acc.piece(color, role, sq, mirror);
         }
     }
 }

@@ -283,8 +283,7 @@ pub fn params_source(w: &[[f64; 2]], tail: &str, note: &str) -> String {
     );
     for &(name, start, len) in BLOCKS {
         out.push_str(&format!("    // {name}\n"));
-        let per = if name.starts_with("PSQT") { 4 } else { 8 };
-        for row in (start..start + len).collect::<Vec<_>>().chunks(per) {
+        for row in (start..start + len).collect::<Vec<_>>().chunks(8) {
             let cells: Vec<String> = row
                 .iter()
                 .map(|&i| format!("S({}, {}),", w[i][0].round() as i32, w[i][1].round() as i32))
