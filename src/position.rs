@@ -27,6 +27,14 @@ pub fn full_key(board: &Chess) -> u64 {
     board.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
+/// A hash of the pawns alone (both colours), for tables keyed by pawn
+/// structure.
+pub fn pawn_hash(board: &shakmaty::Board) -> u64 {
+    let white = (board.pawns() & board.white()).0;
+    let black = (board.pawns() & board.black()).0;
+    white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+}
+
 /// Key of `child`, the position reached from `parent` (key `key`) by `m`.
 /// Uses shakmaty's incremental update where it has one.
 pub fn key_after(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {

@@ -5,7 +5,9 @@
 //! the weights undervalue), so this learns, within a game, what the
 //! hand-crafted terms miss.
 
-use shakmaty::{Chess, Color, Position as _};
+use shakmaty::{Chess, Position as _};
+
+use crate::position::pawn_hash;
 
 use super::params::{
     CORRECTION_ENTRIES, CORRECTION_GRAIN, CORRECTION_MAX_CP, CORRECTION_MAX_WEIGHT,
@@ -25,12 +27,7 @@ impl Default for Correction {
 }
 
 fn slot(pos: &Chess) -> usize {
-    let board = pos.board();
-    let white = (board.pawns() & board.by_color(Color::White)).0;
-    let black = (board.pawns() & board.by_color(Color::Black)).0;
-    let mixed =
-        white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    let index = (mixed >> 32) as usize % CORRECTION_ENTRIES;
+    let index = (pawn_hash(pos.board()) >> 32) as usize % CORRECTION_ENTRIES;
     pos.turn() as usize * CORRECTION_ENTRIES + index
 }
 

@@ -3,10 +3,14 @@
 //! evaluation's correction history. They live across the searches of a
 //! game and are cleared by `ucinewgame`.
 
-use shakmaty::{Color, Move, Role, Square};
+use shakmaty::{Chess, Color, Move, Position as _, Role, Square};
 
 use super::correction::Correction;
-use super::params::{CONTINUATION_PLIES, HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX};
+use super::params::{
+    CONTINUATION_PLIES, HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX,
+    PAWN_HISTORY_ENTRIES,
+};
+use crate::position::pawn_hash;
 
 /// Piece (colour and role) and destination of a move: the key of
 /// continuation history and countermoves.
@@ -57,6 +61,8 @@ pub struct History {
     continuation: Vec<i16>,
     countermoves: Vec<Option<Move>>,
     capture: Vec<i16>,
+    /// Quiet moves by pawn structure: which plans fit these pawns.
+    pawn: Vec<i16>,
     pub correction: Correction,
 }
 
@@ -67,6 +73,7 @@ impl Default for History {
             continuation: vec![0; PIECE_TO * PIECE_TO],
             countermoves: vec![None; PIECE_TO],
             capture: vec![0; PIECE_TO * 6],
+            pawn: vec![0; PAWN_HISTORY_ENTRIES * PIECE_TO],
             correction: Correction::default(),
         }
     }
@@ -97,19 +104,29 @@ impl History {
         *self = History::default();
     }
 
-    /// Ordering score of a quiet move given the moves before it.
-    pub fn quiet_score(&self, color: Color, m: Move, prev: PrevMoves) -> i32 {
+    /// Ordering score of a quiet move given the moves before it and the
+    /// pawn structure (`pawns`, from `pawn_slot`).
+    pub fn quiet_score(&self, color: Color, m: Move, prev: PrevMoves, pawns: usize) -> i32 {
         let pt = PieceTo::new(color, m);
         let mut score = i32::from(self.butterfly[butterfly_index(color, m)]);
+        score += i32::from(self.pawn[pawns * PIECE_TO + pt.index()]);
         for p in prev.into_iter().flatten() {
             score += i32::from(self.continuation[p.index() * PIECE_TO + pt.index()]);
         }
         score
     }
 
-    pub fn update_quiet(&mut self, color: Color, m: Move, prev: PrevMoves, delta: i32) {
+    pub fn update_quiet(
+        &mut self,
+        color: Color,
+        m: Move,
+        prev: PrevMoves,
+        pawns: usize,
+        delta: i32,
+    ) {
         self.update_butterfly(color, m, delta);
         let pt = PieceTo::new(color, m);
+        apply(&mut self.pawn[pawns * PIECE_TO + pt.index()], delta);
         for p in prev.into_iter().flatten() {
             apply(
                 &mut self.continuation[p.index() * PIECE_TO + pt.index()],
@@ -144,10 +161,48 @@ impl History {
     }
 }
 
+/// Pawn-history row of a position.
+pub fn pawn_slot(pos: &Chess) -> usize {
+    (pawn_hash(pos.board()) >> 40) as usize % PAWN_HISTORY_ENTRIES
+}
+
 /// The captured role of a move, counting en passant.
 pub fn captured_role(m: Move) -> Option<Role> {
     match m {
         Move::EnPassant { .. } => Some(Role::Pawn),
         _ => m.capture(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, uci::UciMove};
+
+    fn chess(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().unwrap();
+        fen.into_position(CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn pawn_history_is_kept_per_pawn_structure() {
+        let closed = chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let open = chess("r1bqkbnr/pppp1ppp/2n5/8/8/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3");
+        let (a, b) = (pawn_slot(&closed), pawn_slot(&open));
+        assert_ne!(a, b);
+        let bc4: UciMove = "f1c4".parse().unwrap();
+        let m = bc4.to_move(&closed).unwrap();
+        let none = [None; CONTINUATION_PLIES.len()];
+        let mut history = History::default();
+        history.update_quiet(Color::White, m, none, a, 2000);
+        let here = history.quiet_score(Color::White, m, none, a);
+        let elsewhere = history.quiet_score(Color::White, m, none, b);
+        // Butterfly history is shared; the pawn-structure part is not.
+        assert!(here > elsewhere, "{here} vs {elsewhere}");
+        assert!(elsewhere > 0);
+        // The same pawns give the same row, whatever the pieces do.
+        let later = chess("r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 4 4");
+        assert_eq!(pawn_slot(&later), a);
     }
 }

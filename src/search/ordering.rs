@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
-use super::history::{History, PrevMoves, captured_role};
+use super::history::{History, PrevMoves, captured_role, pawn_slot};
 use super::params::CONTINUATION_PLIES;
 use super::see::{see_ge, value};
 use crate::tt::PackedMove;
@@ -138,6 +138,7 @@ impl MovePicker {
         let QuietContext { killers, prev } = self.quiet;
         let counter = history.countermove(prev[0]);
         let color = pos.turn();
+        let pawns = pawn_slot(pos);
         for entry in &mut self.scored[self.next..] {
             let m = entry.0;
             entry.1 = if m.is_capture() || m.is_promotion() {
@@ -149,7 +150,7 @@ impl MovePicker {
             } else if Some(m) == counter {
                 COUNTERMOVE
             } else {
-                history.quiet_score(color, m, prev)
+                history.quiet_score(color, m, prev, pawns)
             };
         }
     }

@@ -55,6 +55,8 @@ pub const EVAL_DIFF_HISTORY_SCALE: i32 = 8;
 pub const EVAL_DIFF_HISTORY_MAX: i32 = 1200;
 /// What the two tempo bonuses add to a quiet move's apparent loss.
 pub const EVAL_DIFF_TEMPO_CP: i32 = 40;
+/// Rows of pawn history (one per pawn-structure hash bucket).
+pub const PAWN_HISTORY_ENTRIES: usize = 512;
 /// How many plies back the moves are that continuation history pairs with
 /// the move being scored.
 pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];

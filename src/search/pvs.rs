@@ -2,7 +2,7 @@
 
 use shakmaty::{Chess, Move, Position as _, Role};
 
-use super::history::{PieceTo, PrevMoves, bonus, captured_role};
+use super::history::{PieceTo, PrevMoves, bonus, captured_role, pawn_slot};
 use super::ordering::{MovePicker, is_bad_noisy};
 use super::params::*;
 use super::see::{see_ge, value};
@@ -661,9 +661,10 @@ impl Searcher<'_> {
                 frame.killers[0] = Some(m);
             }
             self.history.set_countermove(prev[0], m);
-            self.history.update_quiet(color, m, prev, b);
+            let pawns = pawn_slot(pos);
+            self.history.update_quiet(color, m, prev, pawns, b);
             for q in quiets.iter().flatten() {
-                self.history.update_quiet(color, *q, prev, -b);
+                self.history.update_quiet(color, *q, prev, pawns, -b);
             }
         } else if let Some(c) = captured_role(m) {
             self.history.update_capture(color, m, c, b);
