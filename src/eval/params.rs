@@ -177,4 +177,4 @@ pub const MOPUP_EDGE: i32 = 10;
 pub const MOPUP_KINGS_CLOSE: i32 = 4;
 /// In KBNK, weight of the lone king's nearness to a corner of the bishop's
 /// colour, in units of the edge term.
-pub const MOPUP_KBNK_CORNER: i32 = 5;
+pub const MOPUP_KBNK_CORNER: i32 = 8;
