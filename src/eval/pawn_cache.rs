@@ -12,6 +12,7 @@ use std::cell::RefCell;
 use shakmaty::{Bitboard, Board, Color};
 
 use super::score::S;
+use crate::position::pawn_hash;
 
 /// What the evaluation keeps of a pawn structure: its score (White minus
 /// Black) and each side's passed pawns, which the king-dependent passer
@@ -37,9 +38,8 @@ thread_local! {
     static CACHE: RefCell<Vec<Entry>> = RefCell::new(vec![Entry::default(); ENTRIES]);
 }
 
-fn slot(pawns: [Bitboard; 2]) -> usize {
-    let mixed = (pawns[0].0 ^ pawns[1].0.rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (mixed >> (64 - ENTRIES.trailing_zeros())) as usize
+fn slot(board: &Board) -> usize {
+    (pawn_hash(board) >> (64 - ENTRIES.trailing_zeros())) as usize
 }
 
 /// The pawn terms of `board`, from the cache or from `compute` (which then
@@ -50,7 +50,7 @@ pub fn pawn_info(board: &Board, compute: impl FnOnce() -> PawnInfo) -> PawnInfo 
         board.pawns() & board.by_color(Color::White),
         board.pawns() & board.by_color(Color::Black),
     ];
-    let index = slot(pawns);
+    let index = slot(board);
     let cached = CACHE.with_borrow(|c| {
         let e = &c[index];
         (e.pawns == pawns).then_some(e.info)
