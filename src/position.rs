@@ -35,6 +35,27 @@ pub fn pawn_hash(board: &shakmaty::Board) -> u64 {
     white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }
 
+/// Squares the pawns of `color` attack.
+pub fn pawn_attacks(board: &shakmaty::Board, color: shakmaty::Color) -> Bitboard {
+    let pawns = (board.pawns() & board.by_color(color)).0;
+    let not_a = !0x0101_0101_0101_0101u64;
+    let not_h = !0x8080_8080_8080_8080u64;
+    Bitboard(match color {
+        shakmaty::Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
+        shakmaty::Color::Black => ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7),
+    })
+}
+
+/// Every square a piece of `color` attacks.
+pub fn attacked_by(board: &shakmaty::Board, color: shakmaty::Color) -> Bitboard {
+    let pieces = board.by_color(color) & !board.pawns();
+    pieces
+        .into_iter()
+        .fold(pawn_attacks(board, color), |acc, sq| {
+            acc | board.attacks_from(sq)
+        })
+}
+
 /// Key of `child`, the position reached from `parent` (key `key`) by `m`.
 /// Uses shakmaty's incremental update where it has one.
 pub fn key_after(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {

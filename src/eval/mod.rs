@@ -16,6 +16,7 @@ mod pawn_cache;
 pub mod score;
 pub mod simplified;
 
+use crate::position::pawn_attacks;
 use layout::*;
 use params::*;
 use pawn_cache::{PawnInfo, pawn_info};
@@ -356,16 +357,6 @@ fn material_psqt<T: Tracer>(board: &Board, color: Color, acc: &mut Acc<T>) {
             acc.piece(color, role, sq, mirror);
         }
     }
-}
-
-fn pawn_attacks(board: &Board, color: Color) -> Bitboard {
-    let pawns = (board.pawns() & board.by_color(color)).0;
-    let not_a = !0x0101_0101_0101_0101u64;
-    let not_h = !0x8080_8080_8080_8080u64;
-    Bitboard(match color {
-        Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
-        Color::Black => ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7),
-    })
 }
 
 fn king_zone(board: &Board, color: Color) -> Bitboard {

@@ -3,14 +3,14 @@
 //! evaluation's correction history. They live across the searches of a
 //! game and are cleared by `ucinewgame`.
 
-use shakmaty::{Chess, Color, Move, Position as _, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Role, Square};
 
 use super::correction::Correction;
 use super::params::{
     CONTINUATION_PLIES, HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX,
     PAWN_HISTORY_ENTRIES,
 };
-use crate::position::pawn_hash;
+use crate::position::{attacked_by, pawn_hash};
 
 /// Piece (colour and role) and destination of a move: the key of
 /// continuation history and countermoves.
@@ -56,6 +56,23 @@ const PIECE_TO: usize = 12 * 64;
 /// first; `None` before the root or after a null move.
 pub type PrevMoves = [Option<PieceTo>; CONTINUATION_PLIES.len()];
 
+/// What quiet-move history is keyed by besides the move: the pawn
+/// structure's row of pawn history and the squares the opponent attacks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuietKeys {
+    pub pawns: usize,
+    pub threats: Bitboard,
+}
+
+impl QuietKeys {
+    pub fn of(pos: &Chess) -> Self {
+        QuietKeys {
+            pawns: pawn_slot(pos),
+            threats: attacked_by(pos.board(), !pos.turn()),
+        }
+    }
+}
+
 pub struct History {
     butterfly: Vec<i16>,
     continuation: Vec<i16>,
@@ -69,7 +86,7 @@ pub struct History {
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: vec![0; 2 * 64 * 64],
+            butterfly: vec![0; 2 * 4 * 64 * 64],
             continuation: vec![0; PIECE_TO * PIECE_TO],
             countermoves: vec![None; PIECE_TO],
             capture: vec![0; PIECE_TO * 6],
@@ -90,9 +107,17 @@ fn apply(entry: &mut i16, delta: i32) {
     *entry = next.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
 }
 
-fn butterfly_index(color: Color, m: Move) -> usize {
-    let from = m.from().map_or(0, |s| s as usize);
-    color as usize * 4096 + from * 64 + destination(m) as usize
+/// Butterfly history is split by whether the move leaves an attacked
+/// square and whether it lands on one: escaping a threat and stepping
+/// into one are different moves even between the same squares.
+fn butterfly_index(color: Color, m: Move, threats: Bitboard) -> usize {
+    let from = m.from().unwrap_or(Square::A1);
+    let to = destination(m);
+    let from_attacked = usize::from(threats.contains(from));
+    let to_attacked = usize::from(threats.contains(to));
+    ((color as usize * 2 + from_attacked) * 2 + to_attacked) * 4096
+        + from as usize * 64
+        + to as usize
 }
 
 fn capture_index(pt: PieceTo, captured: Role) -> usize {
@@ -105,11 +130,11 @@ impl History {
     }
 
     /// Ordering score of a quiet move given the moves before it and the
-    /// pawn structure (`pawns`, from `pawn_slot`).
-    pub fn quiet_score(&self, color: Color, m: Move, prev: PrevMoves, pawns: usize) -> i32 {
+    /// position's keys.
+    pub fn quiet_score(&self, color: Color, m: Move, prev: PrevMoves, keys: QuietKeys) -> i32 {
         let pt = PieceTo::new(color, m);
-        let mut score = i32::from(self.butterfly[butterfly_index(color, m)]);
-        score += i32::from(self.pawn[pawns * PIECE_TO + pt.index()]);
+        let mut score = i32::from(self.butterfly[butterfly_index(color, m, keys.threats)]);
+        score += i32::from(self.pawn[keys.pawns * PIECE_TO + pt.index()]);
         for p in prev.into_iter().flatten() {
             score += i32::from(self.continuation[p.index() * PIECE_TO + pt.index()]);
         }
@@ -121,12 +146,12 @@ impl History {
         color: Color,
         m: Move,
         prev: PrevMoves,
-        pawns: usize,
+        keys: QuietKeys,
         delta: i32,
     ) {
-        self.update_butterfly(color, m, delta);
+        self.update_butterfly(color, m, keys.threats, delta);
         let pt = PieceTo::new(color, m);
-        apply(&mut self.pawn[pawns * PIECE_TO + pt.index()], delta);
+        apply(&mut self.pawn[keys.pawns * PIECE_TO + pt.index()], delta);
         for p in prev.into_iter().flatten() {
             apply(
                 &mut self.continuation[p.index() * PIECE_TO + pt.index()],
@@ -135,8 +160,11 @@ impl History {
         }
     }
 
-    pub fn update_butterfly(&mut self, color: Color, m: Move, delta: i32) {
-        apply(&mut self.butterfly[butterfly_index(color, m)], delta);
+    pub fn update_butterfly(&mut self, color: Color, m: Move, threats: Bitboard, delta: i32) {
+        apply(
+            &mut self.butterfly[butterfly_index(color, m, threats)],
+            delta,
+        );
     }
 
     pub fn capture_score(&self, color: Color, m: Move, captured: Role) -> i32 {
@@ -189,20 +217,45 @@ mod tests {
     fn pawn_history_is_kept_per_pawn_structure() {
         let closed = chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
         let open = chess("r1bqkbnr/pppp1ppp/2n5/8/8/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3");
+        let keys = |pawns| QuietKeys {
+            pawns,
+            threats: Bitboard::EMPTY,
+        };
         let (a, b) = (pawn_slot(&closed), pawn_slot(&open));
         assert_ne!(a, b);
         let bc4: UciMove = "f1c4".parse().unwrap();
         let m = bc4.to_move(&closed).unwrap();
         let none = [None; CONTINUATION_PLIES.len()];
         let mut history = History::default();
-        history.update_quiet(Color::White, m, none, a, 2000);
-        let here = history.quiet_score(Color::White, m, none, a);
-        let elsewhere = history.quiet_score(Color::White, m, none, b);
+        history.update_quiet(Color::White, m, none, keys(a), 2000);
+        let here = history.quiet_score(Color::White, m, none, keys(a));
+        let elsewhere = history.quiet_score(Color::White, m, none, keys(b));
         // Butterfly history is shared; the pawn-structure part is not.
         assert!(here > elsewhere, "{here} vs {elsewhere}");
         assert!(elsewhere > 0);
         // The same pawns give the same row, whatever the pieces do.
         let later = chess("r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 4 4");
         assert_eq!(pawn_slot(&later), a);
+    }
+
+    #[test]
+    fn butterfly_history_tells_an_escape_from_a_step_into_danger() {
+        // Black's knight on e5 is attacked by the pawn on d4; Nc6 escapes.
+        let pos = chess("4k3/8/8/4n3/3P4/8/8/4K3 b - - 0 1");
+        let keys = QuietKeys::of(&pos);
+        assert!(keys.threats.contains(Square::E5));
+        let escape: UciMove = "e5c6".parse().unwrap();
+        let m = escape.to_move(&pos).unwrap();
+        let none = [None; CONTINUATION_PLIES.len()];
+        let calm = QuietKeys {
+            threats: Bitboard::EMPTY,
+            ..keys
+        };
+        let mut history = History::default();
+        history.update_quiet(Color::Black, m, none, keys, 2000);
+        let threatened = history.quiet_score(Color::Black, m, none, keys);
+        let unthreatened = history.quiet_score(Color::Black, m, none, calm);
+        // Pawn history is shared between the two; butterfly history is not.
+        assert!(threatened > unthreatened, "{threatened} vs {unthreatened}");
     }
 }

@@ -19,6 +19,7 @@ use shakmaty::{Chess, Color, Move, Position as _};
 use crate::position::Position;
 use crate::tt::{Bound, TranspositionTable};
 pub use history::History;
+use history::QuietKeys;
 pub use limits::{Limits, SearchControl, SearchOptions};
 use params::*;
 use time::TimeManager;
@@ -88,6 +89,8 @@ struct Frame {
     null_move: bool,
     excluded: Option<Move>,
     killers: [Option<Move>; 2],
+    /// Set once the node starts its move loop.
+    quiet_keys: QuietKeys,
 }
 
 impl Default for Frame {
@@ -98,6 +101,7 @@ impl Default for Frame {
             null_move: false,
             excluded: None,
             killers: [None; 2],
+            quiet_keys: QuietKeys::default(),
         }
     }
 }

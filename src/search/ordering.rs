@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
-use super::history::{History, PrevMoves, captured_role, pawn_slot};
+use super::history::{History, PrevMoves, QuietKeys, captured_role};
 use super::params::CONTINUATION_PLIES;
 use super::see::{see_ge, value};
 use crate::tt::PackedMove;
@@ -34,6 +34,7 @@ enum Stage {
 struct QuietContext {
     killers: [Option<Move>; 2],
     prev: PrevMoves,
+    keys: QuietKeys,
 }
 
 /// Scored moves in a buffer the caller lends, so that no node allocates.
@@ -50,6 +51,10 @@ impl QuietContext {
     const NONE: QuietContext = QuietContext {
         killers: [None; 2],
         prev: [None; CONTINUATION_PLIES.len()],
+        keys: QuietKeys {
+            pawns: 0,
+            threats: shakmaty::Bitboard::EMPTY,
+        },
     };
 }
 
@@ -80,6 +85,7 @@ impl MovePicker {
         tt_move: PackedMove,
         killers: [Option<Move>; 2],
         prev: PrevMoves,
+        keys: QuietKeys,
         buffer: Vec<(Move, i32)>,
     ) -> Self {
         MovePicker {
@@ -87,7 +93,11 @@ impl MovePicker {
             next: 0,
             stage: Stage::HashMove,
             tt_move,
-            quiet: QuietContext { killers, prev },
+            quiet: QuietContext {
+                killers,
+                prev,
+                keys,
+            },
         }
     }
 
@@ -135,10 +145,13 @@ impl MovePicker {
     }
 
     fn score_rest(&mut self, pos: &Chess, history: &History) {
-        let QuietContext { killers, prev } = self.quiet;
+        let QuietContext {
+            killers,
+            prev,
+            keys,
+        } = self.quiet;
         let counter = history.countermove(prev[0]);
         let color = pos.turn();
-        let pawns = pawn_slot(pos);
         for entry in &mut self.scored[self.next..] {
             let m = entry.0;
             entry.1 = if m.is_capture() || m.is_promotion() {
@@ -150,7 +163,7 @@ impl MovePicker {
             } else if Some(m) == counter {
                 COUNTERMOVE
             } else {
-                history.quiet_score(color, m, prev, pawns)
+                history.quiet_score(color, m, prev, keys)
             };
         }
     }

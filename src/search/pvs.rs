@@ -2,7 +2,7 @@
 
 use shakmaty::{Chess, Move, Position as _, Role};
 
-use super::history::{PieceTo, PrevMoves, bonus, captured_role, pawn_slot};
+use super::history::{PieceTo, PrevMoves, QuietKeys, bonus, captured_role};
 use super::ordering::{MovePicker, is_bad_noisy};
 use super::params::*;
 use super::see::{see_ge, value};
@@ -254,8 +254,17 @@ impl Searcher<'_> {
             && (tt_move.promotion().is_some() || pos.them().contains(tt_move.to()));
         let prev = self.previous_moves(ply);
         let killers = self.frames[ply].killers;
+        let quiet_keys = QuietKeys::of(pos);
+        self.frames[ply].quiet_keys = quiet_keys;
         let buffer = std::mem::take(&mut self.move_buffers[ply]);
-        let mut picker = MovePicker::main(pos.legal_moves(), tt_move, killers, prev, buffer);
+        let mut picker = MovePicker::main(
+            pos.legal_moves(),
+            tt_move,
+            killers,
+            prev,
+            quiet_keys,
+            buffer,
+        );
         let lmr = lmr_table();
         let base_reduction =
             |depth: i32, move_count: usize| lmr[(depth as usize).min(63)][move_count.min(63)];
@@ -638,7 +647,8 @@ impl Searcher<'_> {
             && is_quiet(m)
         {
             let delta = eval_diff_bonus(before, static_eval);
-            self.history.update_butterfly(mover, m, delta);
+            let threats = self.frames[parent].quiet_keys.threats;
+            self.history.update_butterfly(mover, m, threats, delta);
         }
     }
 
@@ -661,10 +671,10 @@ impl Searcher<'_> {
                 frame.killers[0] = Some(m);
             }
             self.history.set_countermove(prev[0], m);
-            let pawns = pawn_slot(pos);
-            self.history.update_quiet(color, m, prev, pawns, b);
+            let keys = self.frames[ply].quiet_keys;
+            self.history.update_quiet(color, m, prev, keys, b);
             for q in quiets.iter().flatten() {
-                self.history.update_quiet(color, *q, prev, pawns, -b);
+                self.history.update_quiet(color, *q, prev, keys, -b);
             }
         } else if let Some(c) = captured_role(m) {
             self.history.update_capture(color, m, c, b);
