@@ -190,7 +190,7 @@ impl History {
 }
 
 /// Pawn-history row of a position.
-pub fn pawn_slot(pos: &Chess) -> usize {
+fn pawn_slot(pos: &Chess) -> usize {
     (pawn_hash(pos.board()) >> 40) as usize % PAWN_HISTORY_ENTRIES
 }
 
