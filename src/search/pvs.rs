@@ -257,14 +257,8 @@ impl Searcher<'_> {
         let quiet_keys = QuietKeys::of(pos);
         self.frames[ply].quiet_keys = quiet_keys;
         let buffer = std::mem::take(&mut self.move_buffers[ply]);
-        let mut picker = MovePicker::main(
-            pos.legal_moves(),
-            tt_move,
-            killers,
-            prev,
-            quiet_keys,
-            buffer,
-        );
+        let moves = pos.legal_moves();
+        let mut picker = MovePicker::main(&moves, tt_move, killers, prev, quiet_keys, buffer);
         let lmr = lmr_table();
         let base_reduction =
             |depth: i32, move_count: usize| lmr[(depth as usize).min(63)][move_count.min(63)];
@@ -590,7 +584,7 @@ impl Searcher<'_> {
         moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         let tt_move = tt_entry.map_or(PackedMove::NONE, |e| e.mv);
         let buffer = std::mem::take(&mut self.move_buffers[ply]);
-        let mut picker = MovePicker::noisy(moves, tt_move, buffer);
+        let mut picker = MovePicker::noisy(&moves, tt_move, buffer);
         let mut found = None;
         while let Some((m, _)) = picker.pick() {
             if !see_ge(pos, m, probcut_beta - probe.static_eval) {
@@ -753,7 +747,7 @@ impl Searcher<'_> {
         }
         let tt_move = tt_entry.map_or(PackedMove::NONE, |e| e.mv);
         let buffer = std::mem::take(&mut self.move_buffers[ply]);
-        let mut picker = MovePicker::noisy(moves, tt_move, buffer);
+        let mut picker = MovePicker::noisy(&moves, tt_move, buffer);
         let mut best_move = None;
         let mut quiet_evasions = 0;
         while let Some((m, _)) = picker.pick() {
