@@ -15,7 +15,7 @@ const USAGE: &str = "usage: kestrel                      UCI engine on stdin/std
        kestrel perft DEPTH [FEN]    move path count per root move
        kestrel epd FILE [--movetime MS | --nodes N]  solve an EPD suite (bm/am)
        kestrel datagen --out FILE (--games N | --positions N) [--nodes N] [--threads N] [--seed S] [--book FILE]
-       kestrel tune --data FILE [--epochs N] [--out src/eval/params.rs]";
+       kestrel tune --data FILE [--epochs N] [--k K] [--out src/eval/params.rs]";
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("kestrel=warn"))
@@ -168,6 +168,7 @@ fn run_tune(args: &[String]) -> Result<(), String> {
             "--lr" => cfg.lr = parse_arg(value()?, flag)?,
             "--lambda" => cfg.lambda = parse_arg(value()?, flag)?,
             "--threads" => cfg.threads = parse_arg(value()?, flag)?,
+            "--k" => cfg.k = Some(parse_arg(value()?, flag)?),
             other => return Err(format!("unknown tune option '{other}'")),
         }
     }

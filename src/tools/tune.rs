@@ -30,6 +30,9 @@ pub struct Config {
     pub lambda: f64,
     pub threads: usize,
     pub batch: usize,
+    /// The logistic constant to use instead of fitting one, so that the
+    /// losses of runs with different terms are on the same scale.
+    pub k: Option<f64>,
 }
 
 impl Default for Config {
@@ -42,6 +45,7 @@ impl Default for Config {
             lambda: 0.5,
             threads: 2,
             batch: 16384,
+            k: None,
         }
     }
 }
@@ -320,7 +324,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         .iter()
         .map(|s| [s.mg() as f64, s.eg() as f64])
         .collect();
-    let k = fit_k(&data, &w, threads);
+    let k = cfg.k.unwrap_or_else(|| fit_k(&data, &w, threads));
     let base = loss(&data, &w, k, cfg.lambda, threads);
     eprintln!(
         "tune: K = {k:.6} (result-only loss {:.6}), starting loss {base:.6} (lambda {}), {:.1}s",
