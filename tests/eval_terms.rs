@@ -266,6 +266,40 @@ fn term_signs_on_small_positions() {
     // Tempo: the side to move gets it.
     assert_eq!(coef("4k3/8/8/8/8/8/8/4K3 w - - 0 1", TEMPO), 1.0);
     assert_eq!(coef("4k3/8/8/8/8/8/8/4K3 b - - 0 1", TEMPO), -1.0);
+    // Winnability goes to the side ahead: a pawn up with pawns on both
+    // wings is easier to convert than a pawn up on one wing only.
+    let both_wings = "6k1/pp3ppp/8/8/8/8/PP2PPPP/6K1 w - - 0 1";
+    let one_wing = "6k1/5ppp/8/8/8/8/4PPPP/6K1 w - - 0 1";
+    assert_eq!(coef(both_wings, COMPLEXITY + 4), 1.0);
+    assert_eq!(coef(one_wing, COMPLEXITY + 4), 0.0);
+    assert!(term(both_wings, "winnability").1 > term(one_wing, "winnability").1);
+    // For Black ahead the same features count for Black.
+    assert_eq!(
+        coef("6k1/pp2pppp/8/8/8/8/PP3PPP/6K1 w - - 0 1", COMPLEXITY + 4),
+        -1.0
+    );
+    // A knight pinned to its king by a rook counts for the pinning side,
+    // and only while the king stands behind it.
+    assert_eq!(coef("4k3/8/8/8/4n3/8/8/4R1K1 w - - 0 1", PIN + 1), 1.0);
+    assert_eq!(coef("3k4/8/8/8/4n3/8/8/4R1K1 w - - 0 1", PIN + 1), 0.0);
+    // The queen on h5 hits f7 and h7, which only Black's king defends.
+    assert!(coef("6k1/5pp1/8/7Q/8/8/8/6K1 w - - 0 1", KING_ZONE_WEAK) >= 2.0);
+    // e5 is stopped by e6 on White's fifth rank; e6 is on Black's third.
+    assert_eq!(coef("4k3/8/4p3/4P3/8/8/8/4K3 w - - 0 1", BLOCKED_PAWN), 1.0);
+    // White's king on g1 has no pawns on files f to h; Black's on b8 has.
+    assert_eq!(
+        coef("1k6/8/8/8/8/8/PPP5/6K1 w - - 0 1", PAWNLESS_FLANK),
+        1.0
+    );
+    // Nc3 can jump to d5, which e4 defends and no black pawn can attack.
+    assert_eq!(
+        coef("4k3/8/8/8/4P3/2N5/8/4K3 w - - 0 1", REACHABLE_OUTPOST),
+        1.0
+    );
+    // Nb1 and Bf1 each reach a safe square from which they hit the queen.
+    let queen = "4k3/8/8/3q4/8/8/8/1N2KB2 w - - 0 1";
+    assert!(coef(queen, KNIGHT_ON_QUEEN) >= 1.0);
+    assert!(coef(queen, SLIDER_ON_QUEEN) >= 1.0);
 }
 
 #[test]

@@ -97,7 +97,32 @@ pub const WEAK_UNOPPOSED: usize = LONG_DIAGONAL + 1;
 /// An own rook behind a passed pawn on its file.
 pub const ROOK_BEHIND_PASSER: usize = WEAK_UNOPPOSED + 1;
 pub const TEMPO: usize = ROOK_BEHIND_PASSER + 1;
-pub const N_WEIGHTS: usize = TEMPO + 1;
+/// How winnable the position is, added for the side ahead in the endgame
+/// part (so it pulls towards or away from a draw rather than towards a
+/// colour): a constant, pawns on the board, passed pawns, king
+/// outflanking (file distance minus rank distance), pawns on both wings,
+/// and a pure pawn ending. See `COMPLEXITY_FEATURES`.
+pub const COMPLEXITY: usize = TEMPO + 1;
+pub const COMPLEXITY_FEATURES: usize = 6;
+/// An enemy piece pinned to its king by one of ours, by the pinned role
+/// (pawn … queen).
+pub const PIN: usize = COMPLEXITY + COMPLEXITY_FEATURES;
+/// Squares of the enemy king zone we attack that the enemy defends only
+/// with its king or queen, or not at all.
+pub const KING_ZONE_WEAK: usize = PIN + 5;
+/// Squares both sides attack where the enemy has no pawn defence.
+pub const RESTRICTED: usize = KING_ZONE_WEAK + 1;
+/// Safe squares from which a knight, or a bishop or rook, of ours could
+/// attack the enemy's only queen next move.
+pub const KNIGHT_ON_QUEEN: usize = RESTRICTED + 1;
+pub const SLIDER_ON_QUEEN: usize = KNIGHT_ON_QUEEN + 1;
+/// Our king on a wing (its file and the adjacent ones) without any pawns.
+pub const PAWNLESS_FLANK: usize = SLIDER_ON_QUEEN + 1;
+/// A pawn on the fifth or sixth rank with an enemy pawn right in front.
+pub const BLOCKED_PAWN: usize = PAWNLESS_FLANK + 1;
+/// A knight one move away from an outpost square.
+pub const REACHABLE_OUTPOST: usize = BLOCKED_PAWN + 2;
+pub const N_WEIGHTS: usize = REACHABLE_OUTPOST + 1;
 
 /// Name, first index and length of every block, in order.
 pub const BLOCKS: &[(&str, usize, usize)] = &[
@@ -153,6 +178,15 @@ pub const BLOCKS: &[(&str, usize, usize)] = &[
     ("WEAK_UNOPPOSED", WEAK_UNOPPOSED, 1),
     ("ROOK_BEHIND_PASSER", ROOK_BEHIND_PASSER, 1),
     ("TEMPO", TEMPO, 1),
+    ("COMPLEXITY", COMPLEXITY, COMPLEXITY_FEATURES),
+    ("PIN", PIN, 5),
+    ("KING_ZONE_WEAK", KING_ZONE_WEAK, 1),
+    ("RESTRICTED", RESTRICTED, 1),
+    ("KNIGHT_ON_QUEEN", KNIGHT_ON_QUEEN, 1),
+    ("SLIDER_ON_QUEEN", SLIDER_ON_QUEEN, 1),
+    ("PAWNLESS_FLANK", PAWNLESS_FLANK, 1),
+    ("BLOCKED_PAWN", BLOCKED_PAWN, 2),
+    ("REACHABLE_OUTPOST", REACHABLE_OUTPOST, 1),
 ];
 
 /// Weights the tuner leaves alone: the king has no material value, and its

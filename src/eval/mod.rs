@@ -124,7 +124,7 @@ pub fn breakdown(board: &Chess) -> Breakdown {
 /// Ranks 4 to 6 from White's side.
 const OUTPOST_RANKS: Bitboard = Bitboard(0x0000_ffff_ff00_0000);
 
-const GROUPS: usize = 8;
+const GROUPS: usize = 9;
 
 /// The names of [`Evaluation::terms`], in order.
 const GROUP_NAMES: [&str; GROUPS] = [
@@ -136,6 +136,7 @@ const GROUP_NAMES: [&str; GROUPS] = [
     "king safety",
     "threats",
     "tempo",
+    "winnability",
 ];
 
 struct Evaluation {
@@ -254,8 +255,10 @@ impl Evaluation {
         let threats = acc.take();
         acc.one(pos.turn(), TEMPO);
         let tempo = acc.take();
+        let before = material + mobility + pawns + passed + placement + king + threats + tempo;
+        let winnable = winnability(board, &pawn_terms.passed, before.eg(), &mut acc);
         let terms = [
-            material, mobility, pawns, passed, placement, king, threats, tempo,
+            material, mobility, pawns, passed, placement, king, threats, tempo, winnable,
         ];
         let sum = terms.iter().fold(S::ZERO, |a, s| a + *s);
         let scale = endgame_scale(board, sum.eg());
@@ -371,9 +374,20 @@ fn king_zone(board: &Board, color: Color) -> Bitboard {
 fn mobility<T: Tracer>(board: &Board, color: Color, att: &mut [Attacks; 2], acc: &mut Acc<T>) {
     let occ = board.occupied();
     let us = board.by_color(color);
+    // Squares our pieces stand on count, since defending a piece is also
+    // activity, except the king's, the queen's, and those of pawns that are
+    // blocked or not yet past the third rank.
+    let our_pawns = board.pawns() & us;
+    let blocked = if color == Color::White {
+        our_pawns & Bitboard(occ.0 >> 8)
+    } else {
+        our_pawns & Bitboard(occ.0 << 8)
+    };
+    let low_ranks = relative_bb(color, Bitboard(0x0000_0000_00ff_ff00));
+    let not_counted = (board.kings() | board.queens()) & us | blocked | our_pawns & low_ranks;
     let mut scan = Scan {
         color,
-        safe: !us & !att[!color as usize].pawns,
+        safe: !not_counted & !att[!color as usize].pawns,
         zone: king_zone(board, !color),
         units: 0,
         attackers: 0,
@@ -560,6 +574,17 @@ fn pawn_structure<T: Tracer>(
     acc.count(color, WEAK_UNOPPOSED, (isolated | backward) & !opposed);
     per_rank(color, SUPPORTED, ours & white_pawn_attacks(ours), acc);
     per_rank(color, PHALANX, ours & beside, acc);
+    let rammed = ours & Bitboard(theirs.0 >> 8);
+    acc.count(
+        color,
+        BLOCKED_PAWN,
+        rammed & Bitboard::from_rank(Rank::Fifth),
+    );
+    acc.count(
+        color,
+        BLOCKED_PAWN + 1,
+        rammed & Bitboard::from_rank(Rank::Sixth),
+    );
     // No enemy pawn ahead on the same or next files, no own pawn ahead.
     let enemy_fronts = theirs | east(theirs) | west(theirs);
     let blocked = Bitboard(fill_south(enemy_fronts.0) >> 8);
@@ -688,10 +713,35 @@ fn pieces<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut 
     };
     outposts(board.knights(), KNIGHT_OUTPOST, acc);
     outposts(board.bishops(), BISHOP_OUTPOST, acc);
+    reachable_outposts(board, color, att, acc);
     king_protectors(board, color, acc);
     space(board, color, att, acc);
     pawns_per_piece(board, color, acc);
     long_diagonals(board, color, acc);
+}
+
+/// Knights one jump from an empty or enemy-held outpost square: ranks 4
+/// to 6, defended by our pawns, out of reach of every enemy pawn's advance.
+fn reachable_outposts<T: Tracer>(
+    board: &Board,
+    color: Color,
+    att: &[Attacks; 2],
+    acc: &mut Acc<T>,
+) {
+    let us = board.by_color(color);
+    let knights = board.knights() & us;
+    if knights.is_empty() {
+        return;
+    }
+    let their_reach = relative_bb(color, att[!color as usize].pawns);
+    let their_span = relative_bb(color, Bitboard(fill_south(their_reach.0)));
+    let outposts =
+        relative_bb(color, OUTPOST_RANKS) & att[color as usize].pawns & !their_span & !us;
+    for knight in knights {
+        if (attacks::knight_attacks(knight) & outposts).any() {
+            acc.one(color, REACHABLE_OUTPOST);
+        }
+    }
 }
 
 /// Own pawns once per own knight and once per own rook.
@@ -786,6 +836,32 @@ fn king_safety<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: 
     };
     king_attack(board, color, king, att, acc);
     shelter(board, !color, king, acc);
+    pins(board, color, king, acc);
+}
+
+/// Enemy pieces that `color`'s sliders pin to the enemy king on `king`:
+/// a pinned piece neither defends nor moves freely.
+fn pins<T: Tracer>(board: &Board, color: Color, king: Square, acc: &mut Acc<T>) {
+    let ours = board.by_color(color);
+    let straight = board.rooks() | board.queens();
+    let diagonal = board.bishops() | board.queens();
+    let snipers = ours
+        & ((attacks::rook_attacks(king, Bitboard::EMPTY) & straight)
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & diagonal));
+    if snipers.is_empty() {
+        return;
+    }
+    let theirs = board.by_color(!color);
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let between = attacks::between(king, sniper) & board.occupied();
+        if between.single_square().is_some() && (between & theirs).any() {
+            pinned |= between;
+        }
+    }
+    for (i, role) in Role::ALL[..5].iter().enumerate() {
+        acc.count(color, PIN + i, pinned & board.by_role(*role));
+    }
 }
 
 /// Danger from `color`'s pieces around the enemy king on `king`, and the
@@ -807,6 +883,9 @@ fn king_attack<T: Tracer>(
     if units > 0 {
         king_danger(color, units, acc);
     }
+    let defenders = theirs.pawns | theirs.knights | theirs.bishops | theirs.rooks;
+    let zone = attacks::king_attacks(king).with(king);
+    acc.count(color, KING_ZONE_WEAK, zone & mine.all & !defenders);
     let occ = board.occupied();
     let safe = !board.by_color(color) & !theirs.all;
     // The queen's rays are the union of these two, so look them up once.
@@ -828,6 +907,9 @@ fn shelter<T: Tracer>(board: &Board, color: Color, king: Square, acc: &mut Acc<T
     let own = board.pawns() & board.by_color(color);
     let enemy = board.pawns() & board.by_color(!color);
     let files = king_files(king);
+    if ((own | enemy) & files).is_empty() {
+        acc.one(color, PAWNLESS_FLANK);
+    }
     // Pawns counted by rank as seen from `color`, so that "d ranks ahead of
     // the king" is one index for both colours.
     let shield = rank_counts(relative_bb(color, own & files));
@@ -890,6 +972,19 @@ fn threats<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut
         PAWN_PUSH_THREAT,
         pieces & push_threats(board, color, att),
     );
+    acc.count(color, RESTRICTED, mine.all & theirs.all & !theirs.pawns);
+    if let Some(queen) = (board.queens() & them).single_square() {
+        let safe = !board.by_color(color) & !theirs.pawns & (mine.all | !theirs.all);
+        let occ = board.occupied();
+        acc.count(
+            color,
+            KNIGHT_ON_QUEEN,
+            attacks::knight_attacks(queen) & mine.knights & safe,
+        );
+        let sliders = (attacks::bishop_attacks(queen, occ) & mine.bishops)
+            | (attacks::rook_attacks(queen, occ) & mine.rooks);
+        acc.count(color, SLIDER_ON_QUEEN, sliders & safe);
+    }
 }
 
 /// Counts `base + role - 1` for each piece of `victims`, pawn … queen.
@@ -962,6 +1057,56 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
         }
     }
     64
+}
+
+/// The complexity features of `layout::COMPLEXITY`, in its order.
+fn complexity_features(board: &Board, passed: &[Bitboard; 2]) -> [i32; COMPLEXITY_FEATURES] {
+    let (Some(wk), Some(bk)) = (board.king_of(Color::White), board.king_of(Color::Black)) else {
+        return [0; COMPLEXITY_FEATURES];
+    };
+    let pawns = board.pawns();
+    let outflanking = wk.file().distance(bk.file()) as i32 - wk.rank().distance(bk.rank()) as i32;
+    let queen_wing = Bitboard(0x0f0f_0f0f_0f0f_0f0f);
+    let both_wings = (pawns & queen_wing).any() && (pawns & !queen_wing).any();
+    let pawn_ending = board.occupied() == pawns | board.kings();
+    [
+        1,
+        pawns.count() as i32,
+        (passed[0] | passed[1]).count() as i32,
+        outflanking,
+        i32::from(both_wings),
+        i32::from(pawn_ending),
+    ]
+}
+
+/// The complexity term for the side ahead in the endgame part `eg`: more
+/// pawns, passers and play on both wings make a lead easier to convert.
+/// Its endgame part never takes more than the whole lead away; when that
+/// bound applies the term is not linear in its weights and is not traced.
+fn winnability<T: Tracer>(board: &Board, passed: &[Bitboard; 2], eg: i32, acc: &mut Acc<T>) -> S {
+    if eg == 0 {
+        return S::ZERO;
+    }
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let features = complexity_features(board, passed);
+    let value = features
+        .iter()
+        .enumerate()
+        .fold(S::ZERO, |sum, (i, &f)| sum + WEIGHTS[COMPLEXITY + i] * f);
+    if value.eg() >= -eg.abs() {
+        for (i, &f) in features.iter().enumerate() {
+            if f != 0 {
+                acc.add(strong, COMPLEXITY + i, f);
+            }
+        }
+        return acc.take();
+    }
+    let clamped = S(value.mg(), -eg.abs());
+    if strong == Color::White {
+        clamped
+    } else {
+        -clamped
+    }
 }
 
 /// Files plus ranks between two squares (0 to 14).

@@ -83,6 +83,10 @@ fn pawns_one_by_one(board: &Board, color: Color, acc: &mut Acc<Trace>) -> Bitboa
         if (ours & adj & Bitboard::from_rank(sq.rank())).any() {
             acc.one(color, PHALANX + rank);
         }
+        let rammed = sq.offset(step).is_some_and(|stop| theirs.contains(stop));
+        if rammed && (rank == 4 || rank == 5) {
+            acc.one(color, BLOCKED_PAWN + rank - 4);
+        }
         if (theirs & ahead & (adj | file)).is_empty() && (ours & ahead & file).is_empty() {
             passed.add(sq);
         }
