@@ -3,12 +3,15 @@
 //!
 //! Every tuned weight is an (mg, eg) pair in `params::WEIGHTS`, addressed by
 //! the indices of `layout.rs`. The evaluation is linear in those weights
-//! except for two fixed, untuned parts: the endgame scale (a factor on the
-//! whole score) and the mop-up of a bare king. King danger is a curve over
-//! attack units whose per-piece weights are fixed; the curve's knots are
-//! tuned weights, interpolated linearly, so it stays linear in them. A [`Tracer`]
-//! records how often each weight was used (white minus black), which is
-//! what `kestrel tune` fits; [`NoTrace`] compiles to nothing.
+//! except for two fixed, untuned parts, the endgame scale (a factor on the
+//! whole score) and the mop-up of a bare king, and the bound on the
+//! winnability term (it never takes away more than the endgame lead; the
+//! tuner sees the term only where the bound does not apply). King danger is
+//! a curve over attack units whose per-piece weights are fixed; the curve's
+//! knots are tuned weights, interpolated linearly, so it stays linear in
+//! them. A [`Tracer`] records how often each weight was used (white minus
+//! black), which is what `kestrel tune` fits; [`NoTrace`] compiles to
+//! nothing.
 
 pub mod layout;
 pub mod params;
