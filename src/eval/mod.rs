@@ -263,7 +263,7 @@ impl Evaluation {
         let terms = [
             material, mobility, pawns, passed, placement, king, threats, tempo, winnable,
         ];
-        let sum = terms.iter().fold(S::ZERO, |a, s| a + *s);
+        let sum = before + winnable;
         let scale = endgame_scale(board, sum.eg());
         let mopup = mop_up(board, sum.eg());
         Self {
@@ -705,42 +705,35 @@ fn pieces<T: Tracer>(board: &Board, color: Color, att: &[Attacks; 2], acc: &mut 
     };
     let minors = (board.knights() | board.bishops()) & us;
     acc.count(color, MINOR_BEHIND_PAWN, minors & shielded);
-    // Only pawn-defended minors on ranks 4 to 6 can be outposts.
-    let candidates = us & att[color as usize].pawns & relative_bb(color, OUTPOST_RANKS);
-    let outposts = |pieces: Bitboard, index: usize, acc: &mut Acc<T>| {
-        for sq in pieces & candidates {
-            if (their_pawns & adjacent_files(sq) & forward_ranks(color, sq)).is_empty() {
-                acc.one(color, index);
-            }
-        }
-    };
-    outposts(board.knights(), KNIGHT_OUTPOST, acc);
-    outposts(board.bishops(), BISHOP_OUTPOST, acc);
-    reachable_outposts(board, color, att, acc);
+    let outposts = outpost_squares(color, att);
+    acc.count(color, KNIGHT_OUTPOST, board.knights() & us & outposts);
+    acc.count(color, BISHOP_OUTPOST, board.bishops() & us & outposts);
+    reachable_outposts(board, color, outposts & !us, acc);
     king_protectors(board, color, acc);
     space(board, color, att, acc);
     pawns_per_piece(board, color, acc);
     long_diagonals(board, color, acc);
 }
 
-/// Knights one jump from an empty or enemy-held outpost square: ranks 4
-/// to 6, defended by our pawns, out of reach of every enemy pawn's advance.
+/// Outpost squares of `color`: ranks 4 to 6, defended by our pawns, out of
+/// reach of every enemy pawn's advance.
+fn outpost_squares(color: Color, att: &[Attacks; 2]) -> Bitboard {
+    let their_reach = relative_bb(color, att[!color as usize].pawns);
+    let their_span = relative_bb(color, Bitboard(fill_south(their_reach.0)));
+    relative_bb(color, OUTPOST_RANKS) & att[color as usize].pawns & !their_span
+}
+
+/// Knights one jump from one of `outposts` (those not held by our pieces).
 fn reachable_outposts<T: Tracer>(
     board: &Board,
     color: Color,
-    att: &[Attacks; 2],
+    outposts: Bitboard,
     acc: &mut Acc<T>,
 ) {
-    let us = board.by_color(color);
-    let knights = board.knights() & us;
-    if knights.is_empty() {
+    if outposts.is_empty() {
         return;
     }
-    let their_reach = relative_bb(color, att[!color as usize].pawns);
-    let their_span = relative_bb(color, Bitboard(fill_south(their_reach.0)));
-    let outposts =
-        relative_bb(color, OUTPOST_RANKS) & att[color as usize].pawns & !their_span & !us;
-    for knight in knights {
+    for knight in board.knights() & board.by_color(color) {
         if (attacks::knight_attacks(knight) & outposts).any() {
             acc.one(color, REACHABLE_OUTPOST);
         }
@@ -862,9 +855,7 @@ fn pins<T: Tracer>(board: &Board, color: Color, king: Square, acc: &mut Acc<T>) 
             pinned |= between;
         }
     }
-    for (i, role) in Role::ALL[..5].iter().enumerate() {
-        acc.count(color, PIN + i, pinned & board.by_role(*role));
-    }
+    by_victim(board, color, PIN, pinned, acc);
 }
 
 /// Danger from `color`'s pieces around the enemy king on `king`, and the
@@ -887,8 +878,11 @@ fn king_attack<T: Tracer>(
         king_danger(color, units, acc);
     }
     let defenders = theirs.pawns | theirs.knights | theirs.bishops | theirs.rooks;
-    let zone = attacks::king_attacks(king).with(king);
-    acc.count(color, KING_ZONE_WEAK, zone & mine.all & !defenders);
+    acc.count(
+        color,
+        KING_ZONE_WEAK,
+        king_zone(board, !color) & mine.all & !defenders,
+    );
     let occ = board.occupied();
     let safe = !board.by_color(color) & !theirs.all;
     // The queen's rays are the union of these two, so look them up once.
