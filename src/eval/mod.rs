@@ -365,11 +365,13 @@ fn material_psqt<T: Tracer>(board: &Board, color: Color, acc: &mut Acc<T>) {
     }
 }
 
+/// The king's square and the squares around it.
+fn zone_around(king: Square) -> Bitboard {
+    attacks::king_attacks(king).with(king)
+}
+
 fn king_zone(board: &Board, color: Color) -> Bitboard {
-    board
-        .king_of(color)
-        .map(|k| attacks::king_attacks(k).with(k))
-        .unwrap_or(Bitboard::EMPTY)
+    board.king_of(color).map_or(Bitboard::EMPTY, zone_around)
 }
 
 /// Scores mobility for `color` and fills in its attack maps, including its
@@ -881,7 +883,7 @@ fn king_attack<T: Tracer>(
     acc.count(
         color,
         KING_ZONE_WEAK,
-        king_zone(board, !color) & mine.all & !defenders,
+        zone_around(king) & mine.all & !defenders,
     );
     let occ = board.occupied();
     let safe = !board.by_color(color) & !theirs.all;
