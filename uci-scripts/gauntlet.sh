@@ -36,7 +36,9 @@ Options (environment variable in brackets):
       --hash MB          Hash for every engine [HASH] (default: 16)
       --threads N        Threads for every engine [THREADS] (default: 1)
   -b, --book FILE        opening book, .epd or .pgn [BOOK]
-                         (default: <repo>/../shared/books/8mvs_+90_+99.epd,
+                         (default: <repo>/../shared/books/8moves_v3.pgn, balanced
+                          openings, since the +90..+99 book starts White a pawn up
+                          and stretches the gap to another engine;
                           with --chess960: FRC_openings.epd)
       --order ORDER      random | sequential [ORDER] (default: random)
       --plies N          plies to use from a .pgn book [BOOK_PLIES]
@@ -192,7 +194,7 @@ ROUNDS=$(( (GAMES + 1) / 2 ))
 KESTREL=$(realpath -s "$KESTREL")
 
 if [[ -z $BOOK ]]; then
-  if [[ $CHESS960 == 1 ]]; then BOOK=$BOOKS_DIR/FRC_openings.epd; else BOOK=$BOOKS_DIR/8mvs_+90_+99.epd; fi
+  if [[ $CHESS960 == 1 ]]; then BOOK=$BOOKS_DIR/FRC_openings.epd; else BOOK=$BOOKS_DIR/8moves_v3.pgn; fi
 fi
 [[ -f $BOOK ]] || die "opening book '$BOOK' not found (set BOOK or BOOKS_DIR)"
 BOOK=$(realpath "$BOOK")
