@@ -22,7 +22,7 @@ pub use history::History;
 use history::QuietKeys;
 pub use limits::{Limits, SearchControl, SearchOptions};
 use params::*;
-use time::TimeManager;
+use time::{RootNodes, TimeManager};
 
 pub const MAX_PLY: usize = 128;
 pub const MATE: i32 = 32000;
@@ -174,6 +174,7 @@ pub struct Searcher<'a> {
     /// current depth (in any aspiration pass), so a stopped iteration can
     /// still offer it.
     root_best: Option<(i32, Vec<Move>)>,
+    root_nodes: RootNodes,
     /// One move-ordering buffer per ply, reused from node to node.
     move_buffers: Vec<Vec<(Move, i32)>>,
 }
@@ -205,6 +206,7 @@ impl<'a> Searcher<'a> {
             pv: PvTable::new(),
             root_excluded: Vec::new(),
             root_best: None,
+            root_nodes: RootNodes::default(),
             move_buffers: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(64)).collect(),
         }
     }
@@ -327,7 +329,10 @@ impl<'a> Searcher<'a> {
             if self.mate_limit_reached(result.score) {
                 break;
             }
-            let scale = self.time_scale(stability, last_score, result.score);
+            let mut scale = self.time_scale(stability, last_score, result.score);
+            if let Some(best) = result.best {
+                scale = scale * self.root_nodes.time_percent(best, depth) / 100;
+            }
             last_score = Some(result.score);
             if self.time.soft_expired(self.ctl, scale) {
                 break;

@@ -353,6 +353,7 @@ impl Searcher<'_> {
                 }
             }
 
+            let nodes_before = self.nodes;
             let (child, child_key) = self.make(pos, key, m, ply);
             let gives_check = child.is_check();
             if extension == 0 && gives_check {
@@ -421,6 +422,9 @@ impl Searcher<'_> {
                 s
             };
             self.unmake();
+            if root {
+                self.root_nodes.add(m, self.nodes - nodes_before);
+            }
             if self.stopped {
                 return 0;
             }

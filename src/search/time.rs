@@ -1,12 +1,13 @@
 //! Time management: a soft limit for starting another iteration, scaled by
 //! how settled the search is, and a hard limit it never passes.
 
-use shakmaty::Color;
+use shakmaty::{Color, Move};
 
 use super::limits::{Limits, SearchControl};
 use super::params::{
     DEFAULT_MOVES_TO_GO, HARD_PER_SOFT, HARD_SHARE_DEN, HARD_SHARE_NUM, SOFT_SHARE_DEN,
-    START_NEXT_ITERATION_PERCENT,
+    START_NEXT_ITERATION_PERCENT, TM_NODE_SHARE_MIN_DEPTH, TM_NODE_SHARE_PIVOT,
+    TM_NODE_SHARE_SLOPE,
 };
 
 #[derive(Clone, Debug)]
@@ -98,6 +99,42 @@ impl TimeManager {
     }
 }
 
+/// Nodes spent below each root move since the search began. A best move
+/// that takes most of the effort has seen off its rivals; one that takes
+/// little is either new or barely ahead, and deserves more time.
+#[derive(Clone, Debug, Default)]
+pub struct RootNodes {
+    spent: Vec<(Move, u64)>,
+}
+
+impl RootNodes {
+    pub fn add(&mut self, m: Move, nodes: u64) {
+        match self.spent.iter_mut().find(|(seen, _)| *seen == m) {
+            Some((_, total)) => *total += nodes,
+            None => self.spent.push((m, nodes)),
+        }
+    }
+
+    fn share_percent(&self, best: Move) -> u64 {
+        let total: u64 = self.spent.iter().map(|(_, n)| n).sum();
+        let mine = self
+            .spent
+            .iter()
+            .find(|(seen, _)| *seen == best)
+            .map_or(0, |(_, n)| *n);
+        (mine * 100).checked_div(total).unwrap_or(100)
+    }
+
+    /// Percent of the soft limit to allow at `depth` given `best`'s share
+    /// of the effort; 100 while the depth is too shallow to tell.
+    pub fn time_percent(&self, best: Move, depth: u32) -> u64 {
+        if depth < TM_NODE_SHARE_MIN_DEPTH {
+            return 100;
+        }
+        TM_NODE_SHARE_PIVOT.saturating_sub(self.share_percent(best)) * TM_NODE_SHARE_SLOPE / 100
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +198,33 @@ mod tests {
         assert!(tm.hard_ms().unwrap() > 1_000_000_000);
         let tm = TimeManager::new(&clock(u64::MAX / 2, u64::MAX / 2), Color::White, 10);
         assert!(tm.soft_ms().unwrap() > 1_000_000_000);
+    }
+
+    #[test]
+    fn a_contested_best_move_gets_more_time_than_a_settled_one() {
+        use shakmaty::{Role, Square};
+        let a = Move::Normal {
+            role: Role::Knight,
+            from: Square::G1,
+            capture: None,
+            to: Square::F3,
+            promotion: None,
+        };
+        let b = Move::Normal {
+            role: Role::Pawn,
+            from: Square::E2,
+            capture: None,
+            to: Square::E4,
+            promotion: None,
+        };
+        let mut nodes = RootNodes::default();
+        nodes.add(a, 900);
+        nodes.add(b, 50);
+        nodes.add(b, 50);
+        assert_eq!(nodes.time_percent(a, 1), 100);
+        let settled = nodes.time_percent(a, 12);
+        let contested = nodes.time_percent(b, 12);
+        assert!(settled < 100 && contested > 100, "{settled} {contested}");
     }
 
     #[test]
