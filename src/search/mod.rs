@@ -330,7 +330,8 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let mut scale = self.time_scale(stability, last_score, result.score);
-            if let Some(best) = result.best {
+            // With several lines the best move shares the nodes by design.
+            if let Some(best) = result.best.filter(|_| lines == 1) {
                 scale = scale * self.root_nodes.time_percent(best, depth) / 100;
             }
             last_score = Some(result.score);
