@@ -106,9 +106,9 @@ pub const TM_STABILITY_PERCENT: [u64; 5] = [140, 115, 100, 90, 75];
 /// (centipawns, percent): the share of the soft limit allowed when the
 /// score fell by more than that many centipawns since the last iteration.
 pub const TM_SCORE_DROP_BIG: (i32, u64) = (40, 130);
+pub const TM_SCORE_DROP_SMALL: (i32, u64) = (15, 112);
 /// Soft-limit percent from the best move's share of root nodes:
 /// (PIVOT - share%) * SLOPE / 100, from this depth on.
 pub const TM_NODE_SHARE_MIN_DEPTH: u32 = 6;
 pub const TM_NODE_SHARE_PIVOT: u64 = 150;
 pub const TM_NODE_SHARE_SLOPE: u64 = 135;
-pub const TM_SCORE_DROP_SMALL: (i32, u64) = (15, 112);
