@@ -2,11 +2,13 @@
 //! evaluation cost per call, and search speed.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use kestrel::eval::evaluate;
+use kestrel::eval::nnue::Accumulator;
+use kestrel::eval::{evaluate, evaluate_with, hand_crafted};
 use kestrel::position::Position;
 use kestrel::search::{History, Limits, SearchOptions, search_position};
 use kestrel::tools::{bench, perft};
 use kestrel::tt::TranspositionTable;
+use shakmaty::Position as _;
 use std::hint::black_box;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -34,6 +36,24 @@ fn eval_benches(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % boards.len();
             evaluate(black_box(&boards[i]))
+        })
+    });
+    c.bench_function("hand-crafted evaluation (per call)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % boards.len();
+            hand_crafted(black_box(&boards[i]))
+        })
+    });
+    // What the search pays per evaluated node: the net's first layer is
+    // kept up to date move by move, so only the output layer (and the
+    // hand-crafted part) is computed here.
+    let accumulators: Vec<_> = boards.iter().map(|b| Accumulator::new(b.board())).collect();
+    c.bench_function("evaluate with an up-to-date accumulator", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % boards.len();
+            evaluate_with(black_box(&boards[i]), black_box(&accumulators[i]))
         })
     });
 }

@@ -15,7 +15,8 @@ const USAGE: &str = "usage: kestrel                      UCI engine on stdin/std
        kestrel perft DEPTH [FEN]    move path count per root move
        kestrel epd FILE [--movetime MS | --nodes N]  solve an EPD suite (bm/am)
        kestrel datagen --out FILE (--games N | --positions N) [--nodes N] [--threads N] [--seed S] [--book FILE]
-       kestrel tune --data FILE [--epochs N] [--k K] [--out src/eval/params.rs]";
+       kestrel tune --data FILE [--epochs N] [--k K] [--out src/eval/params.rs]
+       kestrel nnue-train --data FILE [--epochs N] [--lr X] [--lambda X] [--pure] [--out src/eval/kestrel.nnue]";
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("kestrel=warn"))
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
         Some("epd") => run_epd(&args[1..]),
         Some("datagen") => run_datagen(&args[1..]),
         Some("tune") => run_tune(&args[1..]),
+        Some("nnue-train") => run_nnue_train(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
@@ -173,4 +175,25 @@ fn run_tune(args: &[String]) -> Result<(), String> {
         }
     }
     kestrel::tools::tune::run(&cfg)
+}
+
+fn run_nnue_train(args: &[String]) -> Result<(), String> {
+    let mut cfg = kestrel::tools::nnue_train::Config::default();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--data" => cfg.data = value()?.clone(),
+            "--out" => cfg.out = value()?.clone(),
+            "--epochs" => cfg.epochs = parse_arg(value()?, flag)?,
+            "--lr" => cfg.lr = parse_arg(value()?, flag)?,
+            "--lambda" => cfg.lambda = parse_arg(value()?, flag)?,
+            "--threads" => cfg.threads = parse_arg(value()?, flag)?,
+            "--batch" => cfg.batch = parse_arg(value()?, flag)?,
+            "--seed" => cfg.seed = parse_arg(value()?, flag)?,
+            "--pure" => cfg.residual = false,
+            other => return Err(format!("unknown nnue-train option '{other}'")),
+        }
+    }
+    kestrel::tools::nnue_train::run(&cfg).map(|_| ())
 }

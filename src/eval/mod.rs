@@ -14,6 +14,7 @@
 //! nothing.
 
 pub mod layout;
+pub mod nnue;
 pub mod params;
 mod pawn_cache;
 pub mod score;
@@ -65,11 +66,61 @@ impl Tracer for Trace {
     }
 }
 
-/// Score from the side to move's point of view, in centipawns.
+/// Score from the side to move's point of view, in centipawns: the
+/// hand-crafted evaluation plus the net's correction (or the net alone, for
+/// a net trained without the hand-crafted part), except against a bare
+/// king, where the hand-crafted mop-up alone drives the king to the edge
+/// (the net has seen few such positions).
 pub fn evaluate(board: &Chess) -> i32 {
     if cfg!(feature = "pst-eval") {
         return simplified::evaluate(board);
     }
+    if cfg!(feature = "hce-eval") || has_bare_king(board.board()) {
+        return hand_crafted(board);
+    }
+    combine(board, nnue::evaluate(board))
+}
+
+/// `evaluate` with the net's first layer already computed for this
+/// position (the search keeps it up to date move by move).
+pub fn evaluate_with(board: &Chess, acc: &nnue::Accumulator) -> i32 {
+    if cfg!(feature = "pst-eval") {
+        return simplified::evaluate(board);
+    }
+    if cfg!(feature = "hce-eval") || has_bare_king(board.board()) {
+        return hand_crafted(board);
+    }
+    combine(board, acc.evaluate(board.turn()))
+}
+
+/// The final score from the net's output: the net alone, or the
+/// hand-crafted evaluation plus the net's correction.
+fn combine(board: &Chess, net_score: i32) -> i32 {
+    if nnue::network().residual {
+        hand_crafted(board) + with_endgame_scale(board, net_score)
+    } else {
+        with_endgame_scale(board, net_score)
+    }
+}
+
+/// The net's score scaled down in drawish material (no pawns and too little
+/// to mate, opposite-coloured bishops): rules the net, trained on few such
+/// positions, has not learnt reliably.
+fn with_endgame_scale(board: &Chess, score: i32) -> i32 {
+    let white = match board.turn() {
+        Color::White => score,
+        Color::Black => -score,
+    };
+    score * endgame_scale(board.board(), white) / 64
+}
+
+fn has_bare_king(board: &Board) -> bool {
+    let lone = |c: Color| (board.by_color(c) & !board.kings()).is_empty();
+    lone(Color::White) || lone(Color::Black)
+}
+
+/// The hand-crafted evaluation, from the side to move's point of view.
+pub fn hand_crafted(board: &Chess) -> i32 {
     let white = Evaluation::new(board, &mut NoTrace).total();
     match board.turn() {
         Color::White => white,
@@ -106,8 +157,10 @@ pub struct Breakdown {
     pub phase: i32,
     /// Endgame scale in 1/64ths.
     pub scale: i32,
-    /// Final score from White's side.
+    /// The hand-crafted evaluation from White's side.
     pub white_score: i32,
+    /// The final evaluation (`evaluate`) from White's side.
+    pub final_white: i32,
 }
 
 pub fn breakdown(board: &Chess) -> Breakdown {
@@ -116,11 +169,16 @@ pub fn breakdown(board: &Chess) -> Breakdown {
     if eval.mopup != 0 {
         terms.push(("mop-up", S(eval.mopup, eval.mopup)));
     }
+    let white = |stm: i32| match board.turn() {
+        Color::White => stm,
+        Color::Black => -stm,
+    };
     Breakdown {
         terms,
         phase: eval.phase,
         scale: eval.scale,
         white_score: eval.total(),
+        final_white: white(evaluate(board)),
     }
 }
 

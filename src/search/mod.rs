@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Color, Move, Position as _};
 
+use crate::eval::nnue::AccumulatorStack;
 use crate::position::Position;
 use crate::tt::{Bound, TranspositionTable};
 pub use history::History;
@@ -177,6 +178,8 @@ pub struct Searcher<'a> {
     root_nodes: RootNodes,
     /// One move-ordering buffer per ply, reused from node to node.
     move_buffers: Vec<Vec<(Move, i32)>>,
+    /// The evaluation net's first layer for the position at each ply.
+    accumulators: AccumulatorStack,
 }
 
 impl<'a> Searcher<'a> {
@@ -203,6 +206,7 @@ impl<'a> Searcher<'a> {
             keys,
             root_index,
             frames: vec![Frame::default(); MAX_PLY + 4],
+            accumulators: AccumulatorStack::new(root.board().board(), MAX_PLY + 4),
             pv: PvTable::new(),
             root_excluded: Vec::new(),
             root_best: None,

@@ -7,7 +7,7 @@ use super::ordering::{MovePicker, is_bad_noisy};
 use super::params::*;
 use super::see::{see_ge, value};
 use super::{DRAW, EVAL_NONE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, lmr_table};
-use crate::eval::evaluate;
+use crate::eval::evaluate_with;
 use crate::movegen::{has_legal_move, noisy_moves};
 use crate::position::{full_key, gives_check, key_after};
 use crate::tt::{Bound, PackedMove, TtEntry};
@@ -117,10 +117,20 @@ impl Searcher<'_> {
         child.play_unchecked(m);
         let child_key = key_after(pos, key, m, &child);
         self.tt.prefetch(child_key);
+        self.update_accumulator(pos, m, &child, ply);
         self.frames[ply].played = Some((pos.turn(), m));
         self.frames[ply].null_move = false;
         self.keys.push(child_key);
         (child, child_key)
+    }
+
+    fn update_accumulator(&mut self, pos: &Chess, m: Move, child: &Chess, ply: usize) {
+        self.accumulators
+            .push_move(ply, pos.turn(), m, child.board());
+    }
+
+    fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
+        evaluate_with(pos, self.accumulators.current(ply))
     }
 
     fn unmake(&mut self) {
@@ -155,7 +165,11 @@ impl Searcher<'_> {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { DRAW } else { evaluate(pos) };
+                return if in_check {
+                    DRAW
+                } else {
+                    self.evaluate(pos, ply)
+                };
             }
             // Mate distance pruning: no line here can beat a shorter mate.
             alpha = alpha.max(-MATE + ply as i32);
@@ -186,7 +200,7 @@ impl Searcher<'_> {
         } else {
             match tt_entry {
                 Some(e) if e.eval != EVAL_NONE => e.eval,
-                _ => evaluate(pos),
+                _ => self.evaluate(pos, ply),
             }
         };
         let static_eval = if in_check {
@@ -546,6 +560,7 @@ impl Searcher<'_> {
         self.frames[ply].played = None;
         self.frames[ply].null_move = true;
         self.keys.push(null_key);
+        self.accumulators.push_null(ply);
         let score = -self.negamax(
             &null,
             null_key,
@@ -699,7 +714,11 @@ impl Searcher<'_> {
         self.seldepth = self.seldepth.max(ply + 1);
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check {
+                DRAW
+            } else {
+                self.evaluate(pos, ply)
+            };
         }
         if pos.halfmoves() >= 100 && !in_check {
             return DRAW;
@@ -723,7 +742,7 @@ impl Searcher<'_> {
         } else {
             raw_eval = match tt_entry {
                 Some(e) if e.eval != EVAL_NONE => e.eval,
-                _ => evaluate(pos),
+                _ => self.evaluate(pos, ply),
             };
             stand_pat = self.history.correction.corrected(pos, raw_eval);
             best_score = stand_pat;
@@ -778,6 +797,7 @@ impl Searcher<'_> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
+            self.update_accumulator(pos, m, &child, ply);
             let score = -self.quiescence(&child, child_key, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;

@@ -3,5 +3,6 @@
 pub mod bench;
 pub mod datagen;
 pub mod epd;
+pub mod nnue_train;
 pub mod perft;
 pub mod tune;

@@ -140,14 +140,19 @@ pub fn eval(b: &Breakdown, white_to_move: bool) -> Vec<String> {
         "phase {} of 24, endgame scale {}/64",
         b.phase, b.scale
     ));
+    lines.push(format!("Hand-crafted: {} cp (white side)", b.white_score));
+    lines.push(format!(
+        "Net correction: {} cp (white side)",
+        b.final_white - b.white_score
+    ));
     lines.push(format!(
         "Final evaluation: {} cp (white side)",
-        b.white_score
+        b.final_white
     ));
     let stm = if white_to_move {
-        b.white_score
+        b.final_white
     } else {
-        -b.white_score
+        -b.final_white
     };
     lines.push(format!("Side to move: {stm} cp"));
     lines

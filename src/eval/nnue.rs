@@ -1,0 +1,610 @@
+//! The evaluation's neural part: (768 -> HIDDEN) x 2 -> 1, trained by
+//! `kestrel nnue-train` on Kestrel's own self-play data. A net is either
+//! residual (its output is a correction added to the hand-crafted
+//! evaluation; the one in the tree) or the whole score.
+//!
+//! Inputs are the 768 (colour, role, square) features seen from each side:
+//! the side's own pieces first, squares flipped vertically for Black, and
+//! flipped horizontally when that side's king stands on files a-d, so that
+//! a position and its mirror image share weights (the net learns one wing
+//! and sees twice the data for it). One accumulator per side, with weights
+//! shared between the two; the hidden layer is the side to move's
+//! accumulator followed by the other's, activated by the squared clipped
+//! ReLU. Integer inference: first layer scaled by `QA`, output weights by
+//! `QB`.
+//!
+//! The search keeps an `Accumulator` per ply and updates it from the move
+//! played (two to four rows of the first layer instead of about thirty);
+//! `evaluate` rebuilds both from scratch for callers outside the search.
+
+use std::sync::OnceLock;
+
+use shakmaty::{Bitboard, Board, CastlingSide, Chess, Color, File, Move, Position, Role, Square};
+
+pub const INPUTS: usize = 768;
+pub const HIDDEN: usize = 128;
+/// First-layer quantisation: 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Output-layer quantisation: 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the net's output; the logistic scale of the
+/// training target, chosen so that the net speaks the same centipawns as the
+/// search's margins (the hand-crafted evaluation's fitted K was 1 / 150).
+pub const SCALE: i32 = 150;
+/// Largest weight magnitude the trainer allows: 1.98 * QB still fits an i8,
+/// and 32 features of 1.98 * QA fit the i16 accumulator.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+const MAGIC: &[u8; 8] = b"KSTRNN02";
+
+/// The net built into the binary.
+static EMBEDDED: &[u8] = include_bytes!("kestrel.nnue");
+
+/// Index of a piece's feature as seen by `view`.
+#[inline]
+pub fn feature(view: Color, mirror: bool, color: Color, role_index: usize, sq: Square) -> usize {
+    let mut s = sq as usize;
+    if view == Color::Black {
+        s ^= 56;
+    }
+    if mirror {
+        s ^= 7;
+    }
+    let side = usize::from(color != view);
+    side * 384 + role_index * 64 + s
+}
+
+/// Whether `view`'s features are mirrored left-right (its king on a-d).
+#[inline]
+pub fn mirrored(board: &Board, view: Color) -> bool {
+    board.king_of(view).is_some_and(|k| k.file() <= File::D)
+}
+
+/// Calls `f` with the feature index of every piece as seen by `view`.
+#[inline]
+pub fn for_each_feature(board: &Board, view: Color, mut f: impl FnMut(usize)) {
+    let mirror = mirrored(board, view);
+    for color in Color::ALL {
+        for (ri, role) in shakmaty::Role::ALL.into_iter().enumerate() {
+            let bb: Bitboard = board.by_piece(role.of(color));
+            for sq in bb {
+                f(feature(view, mirror, color, ri, sq));
+            }
+        }
+    }
+}
+
+/// A quantised net.
+pub struct Network {
+    /// The net's output is a correction added to the hand-crafted
+    /// evaluation rather than the whole score.
+    pub residual: bool,
+    w1: Vec<i16>,
+    b1: [i16; HIDDEN],
+    w2: [i16; 2 * HIDDEN],
+    b2: i32,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum NetError {
+    #[error("not a Kestrel net (bad magic)")]
+    Magic,
+    #[error("net has hidden size {0}, this build expects {HIDDEN}")]
+    Hidden(usize),
+    #[error("net file is {0} bytes, expected {1}")]
+    Length(usize, usize),
+}
+
+/// Size in bytes of a net file.
+pub const FILE_LEN: usize = 8 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+impl Network {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetError> {
+        if bytes.len() < 12 || &bytes[..8] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let hidden = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default()) as usize;
+        if hidden != HIDDEN {
+            return Err(NetError::Hidden(hidden));
+        }
+        if bytes.len() != FILE_LEN {
+            return Err(NetError::Length(bytes.len(), FILE_LEN));
+        }
+        let residual = bytes[12] & 1 != 0;
+        let mut words = bytes[16..FILE_LEN - 4]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let w1: Vec<i16> = words.by_ref().take(INPUTS * HIDDEN).collect();
+        let mut b1 = [0; HIDDEN];
+        b1.iter_mut().for_each(|v| *v = words.next().unwrap_or(0));
+        let mut w2 = [0; 2 * HIDDEN];
+        w2.iter_mut().for_each(|v| *v = words.next().unwrap_or(0));
+        let tail = &bytes[FILE_LEN - 4..];
+        let b2 = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        Ok(Box::new(Network {
+            residual,
+            w1,
+            b1,
+            w2,
+            b2,
+        }))
+    }
+
+    fn accumulate(&self, board: &Board, view: Color) -> [i16; HIDDEN] {
+        let mut features = [0usize; 32];
+        let mut n = 0;
+        for_each_feature(board, view, |f| {
+            if n < 32 {
+                features[n] = f;
+            }
+            n += 1;
+        });
+        let mut acc = [0; HIDDEN];
+        apply_rows(&mut acc, &self.b1, &self.w1, &features[..n.min(32)], &[]);
+        acc
+    }
+
+    /// Score from the side to move's point of view, in centipawns, from
+    /// scratch.
+    pub fn evaluate(&self, board: &Chess) -> i32 {
+        let us = board.turn();
+        let mine = self.accumulate(board.board(), us);
+        let theirs = self.accumulate(board.board(), !us);
+        self.output(&mine, &theirs)
+    }
+
+    fn output(&self, mine: &[i16; HIDDEN], theirs: &[i16; HIDDEN]) -> i32 {
+        let sum = output_sum(mine, theirs, &self.w2);
+        let out = sum / i64::from(QA) + i64::from(self.b2);
+        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+}
+
+/// `out = parent + the rows of adds - the rows of subs`, in one pass, a
+/// chunk of the accumulator at a time so the partial sums stay in
+/// registers.
+#[inline(always)]
+fn rows_generic(
+    out: &mut [i16; HIDDEN],
+    parent: &[i16; HIDDEN],
+    w1: &[i16],
+    adds: &[usize],
+    subs: &[usize],
+) {
+    const CHUNK: usize = 32;
+    for c in (0..HIDDEN).step_by(CHUNK) {
+        let mut sum = [0i16; CHUNK];
+        sum.copy_from_slice(&parent[c..c + CHUNK]);
+        for &f in adds {
+            let row: &[i16; CHUNK] = w1[f * HIDDEN + c..][..CHUNK]
+                .try_into()
+                .unwrap_or(&[0; CHUNK]);
+            for (s, &w) in sum.iter_mut().zip(row) {
+                *s = s.wrapping_add(w);
+            }
+        }
+        for &f in subs {
+            let row: &[i16; CHUNK] = w1[f * HIDDEN + c..][..CHUNK]
+                .try_into()
+                .unwrap_or(&[0; CHUNK]);
+            for (s, &w) in sum.iter_mut().zip(row) {
+                *s = s.wrapping_sub(w);
+            }
+        }
+        out[c..c + CHUNK].copy_from_slice(&sum);
+    }
+}
+
+/// The output layer's sum, scaled by QA * QA * QB.
+#[inline(always)]
+fn output_generic(mine: &[i16; HIDDEN], theirs: &[i16; HIDDEN], w2: &[i16; 2 * HIDDEN]) -> i64 {
+    let half = |acc: &[i16; HIDDEN], w: &[i16]| -> i32 {
+        acc.iter()
+            .zip(w)
+            .map(|(&a, &w)| {
+                let v = i32::from(a).clamp(0, QA);
+                v * i32::from(w) * v
+            })
+            .sum()
+    };
+    i64::from(half(mine, &w2[..HIDDEN])) + i64::from(half(theirs, &w2[HIDDEN..]))
+}
+
+// The build targets x86-64-v2 (128-bit vectors); where the CPU has AVX2 the
+// two hot loops are compiled a second time for 256-bit vectors and chosen
+// at run time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn rows_avx2(
+    out: &mut [i16; HIDDEN],
+    parent: &[i16; HIDDEN],
+    w1: &[i16],
+    adds: &[usize],
+    subs: &[usize],
+) {
+    rows_generic(out, parent, w1, adds, subs)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn output_avx2(mine: &[i16; HIDDEN], theirs: &[i16; HIDDEN], w2: &[i16; 2 * HIDDEN]) -> i64 {
+    output_generic(mine, theirs, w2)
+}
+
+fn apply_rows(
+    out: &mut [i16; HIDDEN],
+    parent: &[i16; HIDDEN],
+    w1: &[i16],
+    adds: &[usize],
+    subs: &[usize],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe { rows_avx2(out, parent, w1, adds, subs) };
+    }
+    rows_generic(out, parent, w1, adds, subs)
+}
+
+fn output_sum(mine: &[i16; HIDDEN], theirs: &[i16; HIDDEN], w2: &[i16; 2 * HIDDEN]) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe { output_avx2(mine, theirs, w2) };
+    }
+    output_generic(mine, theirs, w2)
+}
+
+/// Whether `m` takes the mover's king across the d/e-file line, which
+/// changes how that side's features are mirrored.
+fn king_changes_wing(mover: Color, m: Move) -> bool {
+    let (from, to) = match m {
+        Move::Normal {
+            role: Role::King,
+            from,
+            to,
+            ..
+        } => (from, to),
+        Move::Castle { king, rook } => (
+            king,
+            CastlingSide::from_king_side(king < rook).king_to(mover),
+        ),
+        _ => return false,
+    };
+    (from.file() <= File::D) != (to.file() <= File::D)
+}
+
+#[derive(Clone, Copy)]
+enum Pending {
+    /// The accumulator is up to date.
+    Done,
+    /// The move from the previous ply has not been applied yet.
+    Move(Color, Move),
+    /// A null move: the previous ply's accumulator, copied when needed.
+    Null,
+}
+
+/// The accumulators of the line being searched, one per ply, brought up to
+/// date only when a position is evaluated: many nodes are left through the
+/// hash table or a cut-off before their evaluation is needed.
+pub struct AccumulatorStack {
+    accumulators: Vec<Accumulator>,
+    pending: Vec<Pending>,
+}
+
+impl AccumulatorStack {
+    pub fn new(root: &Board, plies: usize) -> Self {
+        AccumulatorStack {
+            accumulators: vec![Accumulator::new(root); plies],
+            pending: vec![Pending::Done; plies],
+        }
+    }
+
+    /// `mover` played `m` from the position at `ply`, giving `after`.
+    pub fn push_move(&mut self, ply: usize, mover: Color, m: Move, after: &Board) {
+        if king_changes_wing(mover, m) {
+            // The rebuilt view needs this board, so apply the move now.
+            self.bring_up_to_date(ply);
+            let (done, rest) = self.accumulators.split_at_mut(ply + 1);
+            rest[0].update_from(&done[ply], mover, m, after);
+            self.pending[ply + 1] = Pending::Done;
+        } else {
+            self.pending[ply + 1] = Pending::Move(mover, m);
+        }
+    }
+
+    /// A null move was made from the position at `ply`.
+    pub fn push_null(&mut self, ply: usize) {
+        self.pending[ply + 1] = Pending::Null;
+    }
+
+    /// The accumulator of the position at `ply`, brought up to date.
+    pub fn current(&mut self, ply: usize) -> &Accumulator {
+        self.bring_up_to_date(ply);
+        &self.accumulators[ply]
+    }
+
+    fn bring_up_to_date(&mut self, ply: usize) {
+        let mut base = ply;
+        while !matches!(self.pending[base], Pending::Done) {
+            base -= 1;
+        }
+        for p in base + 1..=ply {
+            let (done, rest) = self.accumulators.split_at_mut(p);
+            match self.pending[p] {
+                Pending::Move(mover, m) => rest[0].apply(&done[p - 1], mover, m, None),
+                Pending::Null => rest[0].clone_from(&done[p - 1]),
+                Pending::Done => {}
+            }
+            self.pending[p] = Pending::Done;
+        }
+    }
+}
+
+type Change = Option<(Color, Role, Square)>;
+
+/// The pieces a move takes off the board and puts on it (at most two each).
+fn changes(mover: Color, m: Move) -> ([Change; 2], [Change; 2]) {
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => (
+            [Some((mover, role, from)), capture.map(|c| (!mover, c, to))],
+            [Some((mover, promotion.unwrap_or(role), to)), None],
+        ),
+        Move::EnPassant { from, to } => (
+            [
+                Some((mover, Role::Pawn, from)),
+                Some((
+                    !mover,
+                    Role::Pawn,
+                    Square::from_coords(to.file(), from.rank()),
+                )),
+            ],
+            [Some((mover, Role::Pawn, to)), None],
+        ),
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            (
+                [
+                    Some((mover, Role::King, king)),
+                    Some((mover, Role::Rook, rook)),
+                ],
+                [
+                    Some((mover, Role::King, side.king_to(mover))),
+                    Some((mover, Role::Rook, side.rook_to(mover))),
+                ],
+            )
+        }
+        Move::Put { role, to } => ([None, None], [Some((mover, role, to)), None]),
+    }
+}
+
+/// The first layer's output for both views of one position, kept per ply by
+/// the search and updated move by move: a move changes two to four
+/// features, far fewer than the thirty a rebuild adds up.
+#[derive(Clone)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    views: [[i16; HIDDEN]; 2],
+    mirror: [bool; 2],
+}
+
+fn view_index(view: Color) -> usize {
+    match view {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+impl Accumulator {
+    /// Both views built from scratch.
+    pub fn new(board: &Board) -> Self {
+        let net = network();
+        let mut acc = Accumulator {
+            views: [[0; HIDDEN]; 2],
+            mirror: [false; 2],
+        };
+        for view in Color::ALL {
+            acc.views[view_index(view)] = net.accumulate(board, view);
+            acc.mirror[view_index(view)] = mirrored(board, view);
+        }
+        acc
+    }
+
+    /// Sets `self` to `parent` after `mover` played `m`, giving `after`.
+    /// A view whose king crossed between the d- and e-files is rebuilt.
+    pub fn update_from(&mut self, parent: &Accumulator, mover: Color, m: Move, after: &Board) {
+        self.apply(parent, mover, m, Some(after));
+    }
+
+    /// `update_from` for a move that leaves both kings on their wing, so
+    /// that no view is rebuilt and the board is not needed.
+    fn apply(&mut self, parent: &Accumulator, mover: Color, m: Move, after: Option<&Board>) {
+        let net = network();
+        let (removed, added) = changes(mover, m);
+        for view in Color::ALL {
+            let v = view_index(view);
+            let mirror = after.map_or(parent.mirror[v], |b| mirrored(b, view));
+            self.mirror[v] = mirror;
+            if let Some(board) = after.filter(|_| mirror != parent.mirror[v]) {
+                self.views[v] = net.accumulate(board, view);
+                continue;
+            }
+            let index = |&(color, role, sq): &(Color, Role, Square)| {
+                feature(view, mirror, color, role as usize - 1, sq)
+            };
+            let mut subs = [0usize; 2];
+            let mut adds = [0usize; 2];
+            for (slot, change) in subs.iter_mut().zip(removed.iter().flatten()) {
+                *slot = index(change);
+            }
+            for (slot, change) in adds.iter_mut().zip(added.iter().flatten()) {
+                *slot = index(change);
+            }
+            let n_subs = removed.iter().flatten().count();
+            let n_adds = added.iter().flatten().count();
+            apply_rows(
+                &mut self.views[v],
+                &parent.views[v],
+                &net.w1,
+                &adds[..n_adds],
+                &subs[..n_subs],
+            );
+        }
+    }
+
+    /// Score from the side to move's point of view, in centipawns.
+    pub fn evaluate(&self, turn: Color) -> i32 {
+        let us = view_index(turn);
+        network().output(&self.views[us], &self.views[1 - us])
+    }
+}
+
+/// The embedded net, parsed on first use.
+pub fn network() -> &'static Network {
+    static NET: OnceLock<Box<Network>> = OnceLock::new();
+    NET.get_or_init(|| match Network::from_bytes(EMBEDDED) {
+        Ok(net) => net,
+        // The file is part of the source tree; a mismatch is a build error
+        // that tests catch, not something a user can cause.
+        Err(e) => panic!("embedded net: {e}"),
+    })
+}
+
+/// Score from the side to move's point of view, in centipawns.
+#[inline]
+pub fn evaluate(board: &Chess) -> i32 {
+    network().evaluate(board)
+}
+
+/// Writes a net file from quantised parts (used by the trainer).
+pub fn to_bytes(residual: bool, w1: &[i16], b1: &[i16], w2: &[i16], b2: i32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(FILE_LEN);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    out.extend_from_slice(&u32::from(residual).to_le_bytes());
+    for v in w1.iter().chain(b1).chain(w2) {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&b2.to_le_bytes());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position as KPosition;
+    use crate::tools::datagen::Rng;
+
+    /// Along random games from positions with castling, en passant and
+    /// promotions, the accumulator updated move by move equals a fresh one.
+    #[test]
+    fn incremental_update_matches_rebuild() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
+        let mut rng = Rng::new(11);
+        for fen in starts {
+            for _ in 0..20 {
+                let mut board = KPosition::from_fen(fen).unwrap().board().clone();
+                let mut acc = Accumulator::new(board.board());
+                for _ in 0..60 {
+                    let moves = board.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.below(moves.len() as u64) as usize];
+                    let mut child = board.clone();
+                    child.play_unchecked(m);
+                    let mut next = acc.clone();
+                    next.update_from(&acc, board.turn(), m, child.board());
+                    let fresh = Accumulator::new(child.board());
+                    assert!(next.views == fresh.views, "after {m:?} from {}", fen);
+                    assert_eq!(next.evaluate(child.turn()), network().evaluate(&child));
+                    board = child;
+                    acc = next;
+                }
+            }
+        }
+    }
+
+    /// A depth-first walk over random lines, evaluating some nodes: the lazily
+    /// updated stack always agrees with a fresh evaluation.
+    #[test]
+    fn lazy_stack_matches_rebuild() {
+        let mut rng = Rng::new(23);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+        ] {
+            let root = KPosition::from_fen(fen).unwrap().board().clone();
+            let mut stack = AccumulatorStack::new(root.board(), 40);
+            let mut line = vec![root];
+            for _ in 0..3000 {
+                let ply = line.len() - 1;
+                let board = line[ply].clone();
+                let moves = board.legal_moves();
+                if rng.below(3) == 0 {
+                    let acc = stack.current(ply);
+                    assert_eq!(acc.evaluate(board.turn()), network().evaluate(&board));
+                }
+                if moves.is_empty() || ply >= 30 || rng.below(4) == 0 {
+                    if ply > 0 {
+                        line.pop();
+                    }
+                    continue;
+                }
+                if rng.below(10) == 0
+                    && !board.is_check()
+                    && let Ok(null) = board.clone().swap_turn()
+                {
+                    stack.push_null(ply);
+                    line.push(null);
+                    continue;
+                }
+                let m = moves[rng.below(moves.len() as u64) as usize];
+                let mut child = board.clone();
+                child.play_unchecked(m);
+                stack.push_move(ply, board.turn(), m, child.board());
+                line.push(child);
+            }
+        }
+    }
+
+    /// The net scores a position and its colour-flipped twin alike, and a
+    /// position and its left-right mirror image alike.
+    #[test]
+    fn colour_and_mirror_symmetry() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos = KPosition::from_fen(fen).unwrap();
+        let flipped = pos.colour_flipped().unwrap();
+        assert_eq!(evaluate(pos.board()), evaluate(flipped.board()));
+        let a = KPosition::from_fen("4k3/pp3ppp/2n5/8/3P4/5N2/PP3PPP/2K5 w - - 0 1").unwrap();
+        let b = KPosition::from_fen("3k4/ppp3pp/5n2/8/4P3/2N5/PPP3PP/5K2 w - - 0 1").unwrap();
+        assert_eq!(evaluate(a.board()), evaluate(b.board()));
+    }
+
+    #[test]
+    fn embedded_net_round_trips() {
+        let net = Network::from_bytes(EMBEDDED).expect("embedded net");
+        let bytes = to_bytes(net.residual, &net.w1, &net.b1, &net.w2, net.b2);
+        assert!(bytes == EMBEDDED);
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]).err(),
+            Some(NetError::Length(FILE_LEN - 1, FILE_LEN))
+        );
+        assert_eq!(
+            Network::from_bytes(b"nonsense").err(),
+            Some(NetError::Magic)
+        );
+    }
+}
