@@ -171,27 +171,33 @@ fn rows_generic(
     adds: &[usize],
     subs: &[usize],
 ) {
-    const CHUNK: usize = 32;
     for c in (0..HIDDEN).step_by(CHUNK) {
         let mut sum = [0i16; CHUNK];
         sum.copy_from_slice(&parent[c..c + CHUNK]);
-        for &f in adds {
-            let row: &[i16; CHUNK] = w1[f * HIDDEN + c..][..CHUNK]
-                .try_into()
-                .unwrap_or(&[0; CHUNK]);
-            for (s, &w) in sum.iter_mut().zip(row) {
-                *s = s.wrapping_add(w);
-            }
-        }
-        for &f in subs {
-            let row: &[i16; CHUNK] = w1[f * HIDDEN + c..][..CHUNK]
-                .try_into()
-                .unwrap_or(&[0; CHUNK]);
-            for (s, &w) in sum.iter_mut().zip(row) {
-                *s = s.wrapping_sub(w);
-            }
-        }
+        fold_rows(&mut sum, w1, adds, c, i16::wrapping_add);
+        fold_rows(&mut sum, w1, subs, c, i16::wrapping_sub);
         out[c..c + CHUNK].copy_from_slice(&sum);
+    }
+}
+
+const CHUNK: usize = 32;
+
+/// Folds the chunk at `c` of each feature's first-layer row into `sum`.
+#[inline(always)]
+fn fold_rows(
+    sum: &mut [i16; CHUNK],
+    w1: &[i16],
+    features: &[usize],
+    c: usize,
+    op: impl Fn(i16, i16) -> i16,
+) {
+    for &f in features {
+        let row: &[i16; CHUNK] = w1[f * HIDDEN + c..][..CHUNK]
+            .try_into()
+            .unwrap_or(&[0; CHUNK]);
+        for (s, &w) in sum.iter_mut().zip(row) {
+            *s = op(*s, w);
+        }
     }
 }
 
