@@ -78,8 +78,23 @@ fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
     }
     let setup: Setup = fen.into_setup();
     let turn = setup.turn;
+    let board = &setup.board;
+    if Color::ALL
+        .iter()
+        .any(|&c| (board.by_color(c) & !board.kings()).is_empty())
+    {
+        // Against a bare king the search uses the hand-crafted mop-up alone.
+        return None;
+    }
+    // The correction is learnt unscaled; the search scales it by the
+    // hand-crafted endgame scale, which is 1 in all but drawish material.
     let base = if residual {
-        let pos: Chess = setup.clone().position(CastlingMode::Chess960).ok()?;
+        let pos: Chess = setup
+            .clone()
+            .position(CastlingMode::Chess960)
+            .or_else(|e| e.ignore_invalid_castling_rights())
+            .or_else(|e| e.ignore_invalid_ep_square())
+            .ok()?;
         crate::eval::hand_crafted(&pos) as f32 / SCALE as f32
     } else {
         0.0
