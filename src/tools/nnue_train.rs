@@ -13,7 +13,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Setup};
+use shakmaty::{Color, Setup};
 
 use crate::eval::nnue::{self, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::tools::datagen::Rng;
@@ -70,7 +70,8 @@ fn sigmoid(x: f32) -> f32 {
 
 fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
     let mut parts = line.split(';');
-    let fen: Fen = parts.next()?.parse().ok()?;
+    let fen_text = parts.next()?;
+    let fen: Fen = fen_text.parse().ok()?;
     let score: f32 = parts.next()?.trim().parse().ok()?;
     let result: f32 = parts.next()?.trim().parse().ok()?;
     if score.abs() > 3000.0 {
@@ -89,13 +90,8 @@ fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
     // The correction is learnt unscaled; the search scales it by the
     // hand-crafted endgame scale, which is 1 in all but drawish material.
     let base = if residual {
-        let pos: Chess = setup
-            .clone()
-            .position(CastlingMode::Chess960)
-            .or_else(|e| e.ignore_invalid_castling_rights())
-            .or_else(|e| e.ignore_invalid_ep_square())
-            .ok()?;
-        crate::eval::hand_crafted(&pos) as f32 / SCALE as f32
+        let pos = crate::position::Position::from_fen(fen_text).ok()?;
+        crate::eval::hand_crafted(pos.board()) as f32 / SCALE as f32
     } else {
         0.0
     };
