@@ -72,34 +72,29 @@ impl Tracer for Trace {
 /// king, where the hand-crafted mop-up alone drives the king to the edge
 /// (the net has seen few such positions).
 pub fn evaluate(board: &Chess) -> i32 {
-    if cfg!(feature = "pst-eval") {
-        return simplified::evaluate(board);
-    }
-    if cfg!(feature = "hce-eval") || has_bare_king(board.board()) {
-        return hand_crafted(board);
-    }
-    combine(board, nnue::evaluate(board))
+    evaluate_using(board, || nnue::evaluate(board))
 }
 
 /// `evaluate` with the net's first layer already computed for this
 /// position (the search keeps it up to date move by move).
 pub fn evaluate_with(board: &Chess, acc: &nnue::Accumulator) -> i32 {
+    evaluate_using(board, || acc.evaluate(board.turn()))
+}
+
+/// The choice between the evaluations; `net_output` is asked for only when
+/// the net is used.
+fn evaluate_using(board: &Chess, net_output: impl FnOnce() -> i32) -> i32 {
     if cfg!(feature = "pst-eval") {
         return simplified::evaluate(board);
     }
     if cfg!(feature = "hce-eval") || has_bare_king(board.board()) {
         return hand_crafted(board);
     }
-    combine(board, acc.evaluate(board.turn()))
-}
-
-/// The final score from the net's output: the net alone, or the
-/// hand-crafted evaluation plus the net's correction.
-fn combine(board: &Chess, net_score: i32) -> i32 {
+    let net_score = with_endgame_scale(board, net_output());
     if nnue::network().residual {
-        hand_crafted(board) + with_endgame_scale(board, net_score)
+        hand_crafted(board) + net_score
     } else {
-        with_endgame_scale(board, net_score)
+        net_score
     }
 }
 
@@ -107,25 +102,28 @@ fn combine(board: &Chess, net_score: i32) -> i32 {
 /// to mate, opposite-coloured bishops): rules the net, trained on few such
 /// positions, has not learnt reliably.
 fn with_endgame_scale(board: &Chess, score: i32) -> i32 {
-    let white = match board.turn() {
-        Color::White => score,
-        Color::Black => -score,
-    };
+    let white = relative_to(board.turn(), score);
     score * endgame_scale(board.board(), white) / 64
 }
 
-fn has_bare_king(board: &Board) -> bool {
+/// A score from White's point of view seen from `side`'s, or back: the
+/// change is its own inverse.
+fn relative_to(side: Color, score: i32) -> i32 {
+    match side {
+        Color::White => score,
+        Color::Black => -score,
+    }
+}
+
+/// Whether either side has nothing but its king (the mop-up's positions).
+pub fn has_bare_king(board: &Board) -> bool {
     let lone = |c: Color| (board.by_color(c) & !board.kings()).is_empty();
     lone(Color::White) || lone(Color::Black)
 }
 
 /// The hand-crafted evaluation, from the side to move's point of view.
 pub fn hand_crafted(board: &Chess) -> i32 {
-    let white = Evaluation::new(board, &mut NoTrace).total();
-    match board.turn() {
-        Color::White => white,
-        Color::Black => -white,
-    }
+    relative_to(board.turn(), Evaluation::new(board, &mut NoTrace).total())
 }
 
 /// The parts of an evaluation the tuner needs besides the coefficients.
@@ -169,16 +167,12 @@ pub fn breakdown(board: &Chess) -> Breakdown {
     if eval.mopup != 0 {
         terms.push(("mop-up", S(eval.mopup, eval.mopup)));
     }
-    let white = |stm: i32| match board.turn() {
-        Color::White => stm,
-        Color::Black => -stm,
-    };
     Breakdown {
         terms,
         phase: eval.phase,
         scale: eval.scale,
         white_score: eval.total(),
-        final_white: white(evaluate(board)),
+        final_white: relative_to(board.turn(), evaluate(board)),
     }
 }
 

@@ -79,11 +79,7 @@ fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
     }
     let setup: Setup = fen.into_setup();
     let turn = setup.turn;
-    let board = &setup.board;
-    if Color::ALL
-        .iter()
-        .any(|&c| (board.by_color(c) & !board.kings()).is_empty())
-    {
+    if crate::eval::has_bare_king(&setup.board) {
         // Against a bare king the search uses the hand-crafted mop-up alone.
         return None;
     }
