@@ -17,6 +17,7 @@ use shakmaty::{Color, Setup};
 
 use crate::eval::nnue::{self, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::tools::datagen::Rng;
+use crate::tools::map_chunks;
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -125,23 +126,10 @@ fn load(cfg: &Config) -> Result<Vec<Sample>, String> {
     let text =
         std::fs::read_to_string(&cfg.data).map_err(|e| format!("cannot read {}: {e}", cfg.data))?;
     let lines: Vec<&str> = text.lines().collect();
-    let chunk = lines.len().div_ceil(cfg.threads.max(1)).max(1);
-    let (lambda, residual) = (cfg.lambda, cfg.residual);
-    let parts: Vec<Vec<Sample>> = std::thread::scope(|s| {
-        let handles: Vec<_> = lines
-            .chunks(chunk)
-            .map(|c| {
-                s.spawn(move || {
-                    c.iter()
-                        .filter_map(|l| parse_sample(l, lambda, residual))
-                        .collect()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
+    let parts = map_chunks(&lines, cfg.threads, |c| {
+        c.iter()
+            .filter_map(|l| parse_sample(l, cfg.lambda, cfg.residual))
+            .collect::<Vec<_>>()
     });
     let samples: Vec<Sample> = parts.into_iter().flatten().collect();
     eprintln!(
@@ -226,47 +214,27 @@ fn backward(p: &[f32], s: &Sample, g: &mut [f32], scale: f32) -> f32 {
 
 /// Mean squared error on `set`, in parallel.
 fn loss(p: &[f32], samples: &[Sample], set: &[u32], threads: usize) -> f64 {
-    let chunk = set.len().div_ceil(threads.max(1)).max(1);
-    let total: f64 = std::thread::scope(|sc| {
-        let hs: Vec<_> = set
-            .chunks(chunk)
-            .map(|c| {
-                sc.spawn(move || {
-                    c.iter()
-                        .map(|&i| {
-                            let s = &samples[i as usize];
-                            let d = sigmoid(forward(p, s).0) - s.target;
-                            f64::from(d * d)
-                        })
-                        .sum::<f64>()
-                })
+    let parts = map_chunks(set, threads, |c| {
+        c.iter()
+            .map(|&i| {
+                let s = &samples[i as usize];
+                let d = sigmoid(forward(p, s).0) - s.target;
+                f64::from(d * d)
             })
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+            .sum::<f64>()
     });
-    total / set.len().max(1) as f64
+    parts.iter().sum::<f64>() / set.len().max(1) as f64
 }
 
 /// Gradient of the mean loss over `batch`, summed over threads.
 fn batch_gradient(p: &[f32], samples: &[Sample], batch: &[u32], threads: usize) -> Vec<f32> {
-    let chunk = batch.len().div_ceil(threads.max(1)).max(1);
     let scale = 1.0 / batch.len() as f32;
-    let grads: Vec<Vec<f32>> = std::thread::scope(|sc| {
-        let hs: Vec<_> = batch
-            .chunks(chunk)
-            .map(|c| {
-                sc.spawn(move || {
-                    let mut g = vec![0.0f32; N_PARAMS];
-                    for &i in c {
-                        backward(p, &samples[i as usize], &mut g, scale);
-                    }
-                    g
-                })
-            })
-            .collect();
-        hs.into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
+    let grads = map_chunks(batch, threads, |c| {
+        let mut g = vec![0.0f32; N_PARAMS];
+        for &i in c {
+            backward(p, &samples[i as usize], &mut g, scale);
+        }
+        g
     });
     let mut total = vec![0.0f32; N_PARAMS];
     for g in grads {

@@ -19,6 +19,7 @@ use crate::eval::layout::{BLOCKS, N_WEIGHTS, is_frozen};
 use crate::eval::params::{PHASE_TOTAL, WEIGHTS};
 use crate::eval::{Trace, trace};
 use crate::position::Position;
+use crate::tools::map_chunks;
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -122,14 +123,7 @@ fn load(cfg: &Config) -> Result<Data, String> {
     let text =
         std::fs::read_to_string(&cfg.data).map_err(|e| format!("cannot read {}: {e}", cfg.data))?;
     let lines: Vec<&str> = text.lines().collect();
-    let chunk = lines.len().div_ceil(cfg.threads.max(1)).max(1);
-    let parts: Vec<(Data, f64)> = std::thread::scope(|s| {
-        let handles: Vec<_> = lines
-            .chunks(chunk)
-            .map(|c| s.spawn(move || trace_lines(c)))
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
+    let parts = map_chunks(&lines, cfg.threads, trace_lines);
     let mut data = Data {
         entries: Vec::new(),
         coefs: Vec::new(),
@@ -182,26 +176,16 @@ fn loss(data: &Data, w: &[[f64; 2]], k: f64, lambda: f64, threads: usize) -> f64
 
 /// Mean squared error over the entries `set`, in parallel.
 fn loss_on(data: &Data, set: &[u32], w: &[[f64; 2]], k: f64, lambda: f64, threads: usize) -> f64 {
-    let n = set.len().max(1);
-    let chunk = n.div_ceil(threads.max(1)).max(1);
-    let total: f64 = std::thread::scope(|s| {
-        let hs: Vec<_> = set
-            .chunks(chunk)
-            .map(|c| {
-                s.spawn(move || {
-                    c.iter()
-                        .map(|&i| {
-                            let e = &data.entries[i as usize];
-                            let d = sigmoid(k * model_eval(data, e, w)) - target(e, k, lambda);
-                            d * d
-                        })
-                        .sum::<f64>()
-                })
+    let parts = map_chunks(set, threads, |c| {
+        c.iter()
+            .map(|&i| {
+                let e = &data.entries[i as usize];
+                let d = sigmoid(k * model_eval(data, e, w)) - target(e, k, lambda);
+                d * d
             })
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).sum()
+            .sum::<f64>()
     });
-    total / n as f64
+    parts.iter().sum::<f64>() / set.len().max(1) as f64
 }
 
 /// K minimising the error against game results alone with the given weights.
@@ -228,30 +212,21 @@ fn gradient(
     lambda: f64,
     threads: usize,
 ) -> Vec<[f64; 2]> {
-    let chunk = batch.len().div_ceil(threads.max(1)).max(1);
-    let parts: Vec<Vec<[f64; 2]>> = std::thread::scope(|s| {
-        let hs: Vec<_> = batch
-            .chunks(chunk)
-            .map(|c| {
-                s.spawn(move || {
-                    let mut g = vec![[0.0f64; 2]; N_WEIGHTS];
-                    for &idx in c {
-                        let e = &data.entries[idx as usize];
-                        let p = sigmoid(k * model_eval(data, e, w));
-                        let d = 2.0 * (p - target(e, k, lambda)) * p * (1.0 - p) * k;
-                        let gm = d * e.rho as f64 * e.scale as f64;
-                        let ge = d * (1.0 - e.rho as f64) * e.scale as f64;
-                        let s = e.start as usize;
-                        for &(i, c) in &data.coefs[s..s + e.len as usize] {
-                            g[i as usize][0] += gm * c as f64;
-                            g[i as usize][1] += ge * c as f64;
-                        }
-                    }
-                    g
-                })
-            })
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    let parts = map_chunks(batch, threads, |c| {
+        let mut g = vec![[0.0f64; 2]; N_WEIGHTS];
+        for &idx in c {
+            let e = &data.entries[idx as usize];
+            let p = sigmoid(k * model_eval(data, e, w));
+            let d = 2.0 * (p - target(e, k, lambda)) * p * (1.0 - p) * k;
+            let gm = d * e.rho as f64 * e.scale as f64;
+            let ge = d * (1.0 - e.rho as f64) * e.scale as f64;
+            let s = e.start as usize;
+            for &(i, c) in &data.coefs[s..s + e.len as usize] {
+                g[i as usize][0] += gm * c as f64;
+                g[i as usize][1] += ge * c as f64;
+            }
+        }
+        g
     });
     let mut g = vec![[0.0f64; 2]; N_WEIGHTS];
     for p in parts {
