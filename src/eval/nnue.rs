@@ -42,7 +42,7 @@ static EMBEDDED: &[u8] = include_bytes!("kestrel.nnue");
 
 /// Index of a piece's feature as seen by `view`.
 #[inline]
-pub fn feature(view: Color, mirror: bool, color: Color, role_index: usize, sq: Square) -> usize {
+pub fn feature(view: Color, mirror: bool, color: Color, role: Role, sq: Square) -> usize {
     let mut s = sq as usize;
     if view == Color::Black {
         s ^= 56;
@@ -51,7 +51,7 @@ pub fn feature(view: Color, mirror: bool, color: Color, role_index: usize, sq: S
         s ^= 7;
     }
     let side = usize::from(color != view);
-    side * 384 + role_index * 64 + s
+    side * 384 + (role as usize - 1) * 64 + s
 }
 
 /// Whether `view`'s features are mirrored left-right (its king on a-d).
@@ -65,10 +65,10 @@ pub fn mirrored(board: &Board, view: Color) -> bool {
 pub fn for_each_feature(board: &Board, view: Color, mut f: impl FnMut(usize)) {
     let mirror = mirrored(board, view);
     for color in Color::ALL {
-        for (ri, role) in shakmaty::Role::ALL.into_iter().enumerate() {
+        for role in Role::ALL {
             let bb: Bitboard = board.by_piece(role.of(color));
             for sq in bb {
-                f(feature(view, mirror, color, ri, sq));
+                f(feature(view, mirror, color, role, sq));
             }
         }
     }
@@ -350,6 +350,17 @@ impl AccumulatorStack {
 
 type Change = Option<(Color, Role, Square)>;
 
+/// The feature indices of `changes` as seen by `view`, and how many there are.
+fn feature_indices(changes: &[Change; 2], view: Color, mirror: bool) -> ([usize; 2], usize) {
+    let mut indices = [0; 2];
+    let mut n = 0;
+    for &(color, role, sq) in changes.iter().flatten() {
+        indices[n] = feature(view, mirror, color, role, sq);
+        n += 1;
+    }
+    (indices, n)
+}
+
 /// The pieces a move takes off the board and puts on it (at most two each).
 fn changes(mover: Color, m: Move) -> ([Change; 2], [Change; 2]) {
     match m {
@@ -442,19 +453,8 @@ impl Accumulator {
                 self.views[v] = net.accumulate(board, view);
                 continue;
             }
-            let index = |&(color, role, sq): &(Color, Role, Square)| {
-                feature(view, mirror, color, role as usize - 1, sq)
-            };
-            let mut subs = [0usize; 2];
-            let mut adds = [0usize; 2];
-            for (slot, change) in subs.iter_mut().zip(removed.iter().flatten()) {
-                *slot = index(change);
-            }
-            for (slot, change) in adds.iter_mut().zip(added.iter().flatten()) {
-                *slot = index(change);
-            }
-            let n_subs = removed.iter().flatten().count();
-            let n_adds = added.iter().flatten().count();
+            let (subs, n_subs) = feature_indices(&removed, view, mirror);
+            let (adds, n_adds) = feature_indices(&added, view, mirror);
             apply_rows(
                 &mut self.views[v],
                 &parent.views[v],
