@@ -122,7 +122,11 @@ fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
     Some(sample)
 }
 
-fn load(cfg: &Config) -> Result<Vec<Sample>, String> {
+/// Lines at the end of the data file kept as text for the quantisation check.
+const CHECK_LINES: usize = 2000;
+
+/// The usable samples, and the file's last `CHECK_LINES` lines.
+fn load(cfg: &Config) -> Result<(Vec<Sample>, Vec<String>), String> {
     let text =
         std::fs::read_to_string(&cfg.data).map_err(|e| format!("cannot read {}: {e}", cfg.data))?;
     let lines: Vec<&str> = text.lines().collect();
@@ -140,7 +144,11 @@ fn load(cfg: &Config) -> Result<Vec<Sample>, String> {
     if samples.len() < 100 {
         return Err("too few usable positions".into());
     }
-    Ok(samples)
+    let tail = lines[lines.len().saturating_sub(CHECK_LINES)..]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    Ok((samples, tail))
 }
 
 /// Offsets of the parameter groups in the flat parameter vector.
@@ -318,7 +326,7 @@ pub struct Summary {
 
 pub fn run(cfg: &Config) -> Result<Summary, String> {
     let start = Instant::now();
-    let samples = load(cfg)?;
+    let (samples, tail) = load(cfg)?;
     let held = ((samples.len() as f64 * cfg.holdout) as usize).max(1);
     let split = samples.len() - held;
     let validation: Vec<u32> = (split as u32..samples.len() as u32).collect();
@@ -352,7 +360,7 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
         );
         write_net(&cfg.out, &quantise(&p, cfg.residual))?;
     }
-    report_quantisation_error(&p, cfg)?;
+    report_quantisation_error(&p, &tail, cfg)?;
     eprintln!("nnue-train: wrote {}", cfg.out);
     Ok(Summary {
         start_held_out,
@@ -368,13 +376,11 @@ fn write_net(path: &str, bytes: &[u8]) -> Result<(), String> {
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {path}: {e}"))
 }
 
-/// Compares the quantised net with the float one on held-out FENs.
-fn report_quantisation_error(p: &[f32], cfg: &Config) -> Result<(), String> {
+/// Compares the quantised net with the float one on held-out `lines`.
+fn report_quantisation_error(p: &[f32], lines: &[String], cfg: &Config) -> Result<(), String> {
     let net = nnue::Network::from_bytes(&quantise(p, cfg.residual)).map_err(|e| e.to_string())?;
-    let text =
-        std::fs::read_to_string(&cfg.data).map_err(|e| format!("cannot read {}: {e}", cfg.data))?;
     let mut diffs = Vec::new();
-    for line in text.lines().rev().take(2000) {
+    for line in lines {
         let Some(fen) = line.split(';').next() else {
             continue;
         };
