@@ -13,7 +13,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use shakmaty::fen::Fen;
-use shakmaty::{Color, Setup};
+use shakmaty::{Board, Color, Position as _, Setup};
 
 use crate::eval::nnue::{self, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::tools::datagen::Rng;
@@ -69,29 +69,47 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
+/// A data line's FEN text, search score and game result (White's view).
+fn split_line(line: &str) -> Option<(&str, f32, f32)> {
     let mut parts = line.split(';');
     let fen_text = parts.next()?;
-    let fen: Fen = fen_text.parse().ok()?;
     let score: f32 = parts.next()?.trim().parse().ok()?;
     let result: f32 = parts.next()?.trim().parse().ok()?;
-    if score.abs() > 3000.0 {
-        return None;
+    // Mate scores and near-mates teach nothing about evaluation.
+    (score.abs() <= 3000.0).then_some((fen_text, score, result))
+}
+
+fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
+    let (fen_text, score, result) = split_line(line)?;
+    if residual {
+        // The hand-crafted base needs a legal position; parse into one once.
+        // The correction is learnt unscaled; the search scales it by the
+        // hand-crafted endgame scale, which is 1 in all but drawish material.
+        let pos = crate::position::Position::from_fen(fen_text).ok()?;
+        let base = crate::eval::hand_crafted(pos.board()) as f32 / SCALE as f32;
+        let chess = pos.board();
+        sample_from(chess.board(), chess.turn(), score, result, lambda, base)
+    } else {
+        // Pure training needs only the pieces, so any readable FEN will do.
+        let setup: Setup = fen_text.parse::<Fen>().ok()?.into_setup();
+        sample_from(&setup.board, setup.turn, score, result, lambda, 0.0)
     }
-    let setup: Setup = fen.into_setup();
-    let turn = setup.turn;
-    if crate::eval::has_bare_king(&setup.board) {
+}
+
+/// The features and target of one position; `base` is what the net's
+/// output is added to, in units of SCALE centipawns.
+fn sample_from(
+    board: &Board,
+    turn: Color,
+    score: f32,
+    result: f32,
+    lambda: f32,
+    base: f32,
+) -> Option<Sample> {
+    if crate::eval::has_bare_king(board) {
         // Against a bare king the search uses the hand-crafted mop-up alone.
         return None;
     }
-    // The correction is learnt unscaled; the search scales it by the
-    // hand-crafted endgame scale, which is 1 in all but drawish material.
-    let base = if residual {
-        let pos = crate::position::Position::from_fen(fen_text).ok()?;
-        crate::eval::hand_crafted(pos.board()) as f32 / SCALE as f32
-    } else {
-        0.0
-    };
     let (score, result) = match turn {
         Color::White => (score, result),
         Color::Black => (-score, 1.0 - result),
@@ -104,7 +122,7 @@ fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
         base,
     };
     let mut n = 0;
-    nnue::for_each_feature(&setup.board, turn, |f| {
+    nnue::for_each_feature(board, turn, |f| {
         if n < 32 {
             sample.us[n] = f as u16;
         }
@@ -114,7 +132,7 @@ fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
         return None;
     }
     let mut m = 0;
-    nnue::for_each_feature(&setup.board, !turn, |f| {
+    nnue::for_each_feature(board, !turn, |f| {
         sample.them[m] = f as u16;
         m += 1;
     });
@@ -381,13 +399,20 @@ fn report_quantisation_error(p: &[f32], lines: &[String], cfg: &Config) -> Resul
     let net = nnue::Network::from_bytes(&quantise(p, cfg.residual)).map_err(|e| e.to_string())?;
     let mut diffs = Vec::new();
     for line in lines {
-        let Some(fen) = line.split(';').next() else {
+        let Some((fen_text, score, result)) = split_line(line) else {
             continue;
         };
-        let Ok(pos) = crate::position::Position::from_fen(fen) else {
+        let Ok(pos) = crate::position::Position::from_fen(fen_text) else {
             continue;
         };
-        let Some(s) = parse_sample(line, cfg.lambda, cfg.residual) else {
+        let chess = pos.board();
+        let base = if cfg.residual {
+            crate::eval::hand_crafted(chess) as f32 / SCALE as f32
+        } else {
+            0.0
+        };
+        let Some(s) = sample_from(chess.board(), chess.turn(), score, result, cfg.lambda, base)
+        else {
             continue;
         };
         let float = (forward(p, &s).0 - s.base) * SCALE as f32;
@@ -408,7 +433,6 @@ fn report_quantisation_error(p: &[f32], lines: &[String], cfg: &Config) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::Position as _;
 
     /// Positions from random play labelled with a material count: a net
     /// trained on them predicts held-out positions better than the zero net
