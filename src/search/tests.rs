@@ -41,6 +41,25 @@ fn mate_scores_convert_to_moves() {
 }
 
 #[test]
+fn movetime_is_spent_in_full() {
+    let limits = Limits {
+        movetime: Some(300),
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        move_overhead_ms: 0,
+        ..SearchOptions::default()
+    };
+    let start = std::time::Instant::now();
+    let (result, _) = run(&Position::startpos(), limits, &options);
+    let elapsed = start.elapsed().as_millis();
+    assert!(result.best.is_some());
+    // Iterations that would have been skipped by a soft stop are started;
+    // the start position holds no mate to end the search early.
+    assert!(elapsed >= 290, "stopped after {elapsed} ms of 300");
+}
+
+#[test]
 fn every_reported_pv_is_legal() {
     let (pos, options) = kiwipete_with_three_lines();
     let (_, reports) = run(&pos, Limits::depth(7), &options);

@@ -19,9 +19,12 @@ pub struct TimeManager {
 impl TimeManager {
     pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> Self {
         if let Some(mt) = limits.movetime {
+            // A fixed time per move is the user's choice of how long to
+            // think, not a budget to save from: no soft stop, so every
+            // iteration that fits is tried and the last is cut off.
             let t = mt.saturating_sub(overhead_ms).max(1);
             return TimeManager {
-                soft_ms: Some(t),
+                soft_ms: None,
                 hard_ms: Some(t),
             };
         }
@@ -178,6 +181,7 @@ mod tests {
         };
         let tm = TimeManager::new(&limits, Color::White, 20);
         assert_eq!(tm.hard_ms(), Some(480));
+        assert_eq!(tm.soft_ms(), None, "movetime is spent in full");
     }
 
     #[test]
