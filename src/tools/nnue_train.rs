@@ -13,7 +13,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use shakmaty::fen::Fen;
-use shakmaty::{Board, Color, Position as _, Setup};
+use shakmaty::{Board, Chess, Color, Position as _, Setup};
 
 use crate::eval::nnue::{self, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::tools::datagen::Rng;
@@ -86,14 +86,19 @@ fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
         // The correction is learnt unscaled; the search scales it by the
         // hand-crafted endgame scale, which is 1 in all but drawish material.
         let pos = crate::position::Position::from_fen(fen_text).ok()?;
-        let base = crate::eval::hand_crafted(pos.board()) as f32 / SCALE as f32;
         let chess = pos.board();
+        let base = hand_crafted_base(chess);
         sample_from(chess.board(), chess.turn(), score, result, lambda, base)
     } else {
         // Pure training needs only the pieces, so any readable FEN will do.
         let setup: Setup = fen_text.parse::<Fen>().ok()?.into_setup();
         sample_from(&setup.board, setup.turn, score, result, lambda, 0.0)
     }
+}
+
+/// The hand-crafted evaluation (side to move's view) in SCALE units.
+fn hand_crafted_base(chess: &Chess) -> f32 {
+    crate::eval::hand_crafted(chess) as f32 / SCALE as f32
 }
 
 /// The features and target of one position; `base` is what the net's
@@ -407,7 +412,7 @@ fn report_quantisation_error(p: &[f32], lines: &[String], cfg: &Config) -> Resul
         };
         let chess = pos.board();
         let base = if cfg.residual {
-            crate::eval::hand_crafted(chess) as f32 / SCALE as f32
+            hand_crafted_base(chess)
         } else {
             0.0
         };
