@@ -83,12 +83,8 @@ fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
     let (fen_text, score, result) = split_line(line)?;
     if residual {
         // The hand-crafted base needs a legal position; parse into one once.
-        // The correction is learnt unscaled; the search scales it by the
-        // hand-crafted endgame scale, which is 1 in all but drawish material.
         let pos = crate::position::Position::from_fen(fen_text).ok()?;
-        let chess = pos.board();
-        let base = hand_crafted_base(chess);
-        sample_from(chess.board(), chess.turn(), score, result, lambda, base)
+        sample_of_position(pos.board(), score, result, lambda, residual)
     } else {
         // Pure training needs only the pieces, so any readable FEN will do.
         let setup: Setup = fen_text.parse::<Fen>().ok()?.into_setup();
@@ -96,9 +92,23 @@ fn parse_sample(line: &str, lambda: f32, residual: bool) -> Option<Sample> {
     }
 }
 
-/// The hand-crafted evaluation (side to move's view) in SCALE units.
-fn hand_crafted_base(chess: &Chess) -> f32 {
-    crate::eval::hand_crafted(chess) as f32 / SCALE as f32
+/// The sample of a legal position, with the hand-crafted evaluation (side
+/// to move's view, SCALE units) as its base in residual training.
+fn sample_of_position(
+    chess: &Chess,
+    score: f32,
+    result: f32,
+    lambda: f32,
+    residual: bool,
+) -> Option<Sample> {
+    // The correction is learnt unscaled; the search scales it by the
+    // hand-crafted endgame scale, which is 1 in all but drawish material.
+    let base = if residual {
+        crate::eval::hand_crafted(chess) as f32 / SCALE as f32
+    } else {
+        0.0
+    };
+    sample_from(chess.board(), chess.turn(), score, result, lambda, base)
 }
 
 /// The features and target of one position; `base` is what the net's
@@ -410,13 +420,7 @@ fn report_quantisation_error(p: &[f32], lines: &[String], cfg: &Config) -> Resul
         let Ok(pos) = crate::position::Position::from_fen(fen_text) else {
             continue;
         };
-        let chess = pos.board();
-        let base = if cfg.residual {
-            hand_crafted_base(chess)
-        } else {
-            0.0
-        };
-        let Some(s) = sample_from(chess.board(), chess.turn(), score, result, cfg.lambda, base)
+        let Some(s) = sample_of_position(pos.board(), score, result, cfg.lambda, cfg.residual)
         else {
             continue;
         };
