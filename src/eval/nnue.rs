@@ -95,38 +95,72 @@ pub enum NetError {
     Length(usize, usize),
 }
 
-/// Size in bytes of a net file.
-pub const FILE_LEN: usize = 8 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// Size in bytes of a net file with `hidden` units per side.
+pub const fn file_len(hidden: usize) -> usize {
+    8 + 4 + 4 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
 
-impl Network {
-    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetError> {
-        if bytes.len() < 12 || &bytes[..8] != MAGIC {
+/// Size in bytes of a net file of this build.
+pub const FILE_LEN: usize = file_len(HIDDEN);
+
+/// The quantised weights of a net file of any hidden size, as stored:
+/// `w1` row-major by feature, `w2` the side to move's half first.
+pub struct NetParts {
+    pub hidden: usize,
+    pub residual: bool,
+    pub w1: Vec<i16>,
+    pub b1: Vec<i16>,
+    pub w2: Vec<i16>,
+    pub b2: i32,
+}
+
+impl NetParts {
+    pub fn from_bytes(bytes: &[u8]) -> Result<NetParts, NetError> {
+        if bytes.len() < 16 || &bytes[..8] != MAGIC {
             return Err(NetError::Magic);
         }
-        let hidden = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default()) as usize;
-        if hidden != HIDDEN {
-            return Err(NetError::Hidden(hidden));
-        }
-        if bytes.len() != FILE_LEN {
-            return Err(NetError::Length(bytes.len(), FILE_LEN));
+        let word = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let hidden = word(8) as usize;
+        let len = file_len(hidden);
+        if bytes.len() != len {
+            return Err(NetError::Length(bytes.len(), len));
         }
         let residual = bytes[12] & 1 != 0;
-        let mut words = bytes[16..FILE_LEN - 4]
+        let mut words = bytes[16..len - 4]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let w1: Vec<i16> = words.by_ref().take(INPUTS * HIDDEN).collect();
-        let mut b1 = [0; HIDDEN];
-        b1.iter_mut().for_each(|v| *v = words.next().unwrap_or(0));
-        let mut w2 = [0; 2 * HIDDEN];
-        w2.iter_mut().for_each(|v| *v = words.next().unwrap_or(0));
-        let tail = &bytes[FILE_LEN - 4..];
-        let b2 = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
-        Ok(Box::new(Network {
+        let w1 = words.by_ref().take(INPUTS * hidden).collect();
+        let b1 = words.by_ref().take(hidden).collect();
+        let w2 = words.collect();
+        Ok(NetParts {
+            hidden,
             residual,
             w1,
             b1,
             w2,
-            b2,
+            b2: word(len - 4) as i32,
+        })
+    }
+}
+
+impl Network {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetError> {
+        let parts = NetParts::from_bytes(bytes)?;
+        if parts.hidden != HIDDEN {
+            return Err(NetError::Hidden(parts.hidden));
+        }
+        let mut b1 = [0; HIDDEN];
+        b1.copy_from_slice(&parts.b1);
+        let mut w2 = [0; 2 * HIDDEN];
+        w2.copy_from_slice(&parts.w2);
+        Ok(Box::new(Network {
+            residual: parts.residual,
+            w1: parts.w1,
+            b1,
+            w2,
+            b2: parts.b2,
         }))
     }
 
@@ -489,11 +523,12 @@ pub fn evaluate(board: &Chess) -> i32 {
     network().evaluate(board)
 }
 
-/// Writes a net file from quantised parts (used by the trainer).
+/// Writes a net file from quantised parts (used by the trainer); the
+/// hidden size is `b1`'s length.
 pub fn to_bytes(residual: bool, w1: &[i16], b1: &[i16], w2: &[i16], b2: i32) -> Vec<u8> {
-    let mut out = Vec::with_capacity(FILE_LEN);
+    let mut out = Vec::with_capacity(file_len(b1.len()));
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    out.extend_from_slice(&(b1.len() as u32).to_le_bytes());
     out.extend_from_slice(&u32::from(residual).to_le_bytes());
     for v in w1.iter().chain(b1).chain(w2) {
         out.extend_from_slice(&v.to_le_bytes());

@@ -34,6 +34,9 @@ pub struct Config {
     pub holdout: f64,
     /// Train the net as a correction added to the hand-crafted evaluation.
     pub residual: bool,
+    /// A net file to start from instead of random weights; it may have
+    /// fewer hidden units than this build, the new ones starting silent.
+    pub init: Option<String>,
 }
 
 impl Default for Config {
@@ -49,6 +52,7 @@ impl Default for Config {
             seed: 1,
             holdout: 0.02,
             residual: true,
+            init: None,
         }
     }
 }
@@ -297,6 +301,38 @@ fn init_params(seed: u64) -> Vec<f32> {
     p
 }
 
+/// Float weights from the net file at `path`, widened to this build's
+/// HIDDEN: units the file lacks get random input weights and zero output
+/// weights, so the widened net starts out scoring exactly as the file's.
+fn params_from_net(path: &str, cfg: &Config) -> Result<Vec<f32>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let net = nnue::NetParts::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    if net.hidden > HIDDEN {
+        return Err(format!(
+            "{path} has {} hidden units, more than this build's {HIDDEN}",
+            net.hidden
+        ));
+    }
+    if net.residual != cfg.residual {
+        return Err(format!("{path} is not the kind of net asked for (--pure)"));
+    }
+    let old = net.hidden;
+    let mut p = init_params(cfg.seed ^ 0x5EED);
+    p[W2..B2].iter_mut().for_each(|w| *w = 0.0);
+    for f in 0..INPUTS {
+        for j in 0..old {
+            p[W1 + f * HIDDEN + j] = f32::from(net.w1[f * old + j]) / QA as f32;
+        }
+    }
+    for j in 0..old {
+        p[B1 + j] = f32::from(net.b1[j]) / QA as f32;
+        p[W2 + j] = f32::from(net.w2[j]) / QB as f32;
+        p[W2 + HIDDEN + j] = f32::from(net.w2[old + j]) / QB as f32;
+    }
+    p[B2] = net.b2 as f32 / (QA * QB) as f32;
+    Ok(p)
+}
+
 /// Cosine decay from `lr` to a twentieth of it.
 fn decayed_lr(lr: f32, progress: f32) -> f32 {
     let cosine = 0.5 * (1.0 + (std::f32::consts::PI * progress.clamp(0.0, 1.0)).cos());
@@ -365,7 +401,10 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
     let validation: Vec<u32> = (split as u32..samples.len() as u32).collect();
     let mut train: Vec<u32> = (0..split as u32).collect();
     let mut rng = Rng::new(cfg.seed);
-    let mut p = init_params(cfg.seed ^ 0x5EED);
+    let mut p = match &cfg.init {
+        Some(path) => params_from_net(path, cfg)?,
+        None => init_params(cfg.seed ^ 0x5EED),
+    };
     let mut adam = Adam::new();
     let batch = cfg.batch.max(1);
     let total_steps = (train.len().div_ceil(batch) * cfg.epochs) as f32;
@@ -485,6 +524,7 @@ mod tests {
             seed: 3,
             holdout: 0.1,
             residual: false,
+            init: None,
         };
         let summary = run(&cfg).expect("training runs");
         assert!(
@@ -493,6 +533,54 @@ mod tests {
         );
         let net = nnue::Network::from_bytes(&std::fs::read(&out).unwrap()).expect("net loads");
         assert!(!net.residual);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A net read back for further training is the net written: same size
+    /// round-trips exactly; a narrower net's units land in place and the
+    /// units it lacks do not change the output.
+    #[test]
+    fn init_from_net_keeps_the_net() {
+        let dir = std::env::temp_dir().join(format!("kestrel-init-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cfg = Config::default();
+        let mut p = init_params(11);
+        p[B1..W2].iter_mut().for_each(|b| *b = 0.2);
+        let same = dir.join("same.nnue");
+        std::fs::write(&same, quantise(&p, true)).unwrap();
+        let back = params_from_net(same.to_str().unwrap(), &cfg).expect("reads");
+        assert_eq!(quantise(&back, true), quantise(&p, true));
+
+        let old = HIDDEN / 2;
+        let q = |x: f32, s: i32| (x * s as f32).round() as i16;
+        let w1: Vec<i16> = (0..INPUTS)
+            .flat_map(|f| (0..old).map(move |j| (f, j)))
+            .map(|(f, j)| q(p[W1 + f * HIDDEN + j], QA))
+            .collect();
+        let b1: Vec<i16> = (0..old).map(|j| q(p[B1 + j], QA)).collect();
+        let w2: Vec<i16> = (0..old)
+            .chain(HIDDEN..HIDDEN + old)
+            .map(|j| q(p[W2 + j], QB))
+            .collect();
+        let narrow = dir.join("narrow.nnue");
+        std::fs::write(&narrow, nnue::to_bytes(true, &w1, &b1, &w2, 1000)).unwrap();
+        let wide = params_from_net(narrow.to_str().unwrap(), &cfg).expect("widens");
+        assert_eq!(
+            wide[W1 + 5 * HIDDEN + 3],
+            f32::from(w1[5 * old + 3]) / QA as f32
+        );
+        assert_eq!(wide[W2 + HIDDEN + 2], f32::from(w2[old + 2]) / QB as f32);
+        let line = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3;35;1";
+        let s = parse_sample(line, 0.0, true).expect("sample");
+        let mut shaken = wide.clone();
+        for j in old..HIDDEN {
+            shaken[B1 + j] = 0.5;
+            for f in 0..INPUTS {
+                shaken[W1 + f * HIDDEN + j] += 0.3;
+            }
+        }
+        assert_eq!(forward(&wide, &s).0, forward(&shaken, &s).0);
+        assert_ne!(forward(&wide, &s).0, s.base + wide[B2]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
