@@ -301,10 +301,11 @@ fn init_params(seed: u64) -> Vec<f32> {
     p
 }
 
-/// Float weights from the net file at `path`, widened to this build's
-/// HIDDEN: units the file lacks get random input weights and zero output
-/// weights, so the widened net starts out scoring exactly as the file's.
-fn params_from_net(path: &str, cfg: &Config) -> Result<Vec<f32>, String> {
+/// Overwrites the fresh weights `p` with the net file at `path`, widened to
+/// this build's HIDDEN: units the file lacks keep their random input
+/// weights and get zero output weights, so the widened net starts out
+/// scoring exactly as the file's.
+fn load_net_into(p: &mut [f32], path: &str, residual: bool) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let net = nnue::NetParts::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
     if net.hidden > HIDDEN {
@@ -313,11 +314,10 @@ fn params_from_net(path: &str, cfg: &Config) -> Result<Vec<f32>, String> {
             net.hidden
         ));
     }
-    if net.residual != cfg.residual {
+    if net.residual != residual {
         return Err(format!("{path} is not the kind of net asked for (--pure)"));
     }
     let old = net.hidden;
-    let mut p = init_params(cfg.seed ^ 0x5EED);
     p[W2..B2].iter_mut().for_each(|w| *w = 0.0);
     for f in 0..INPUTS {
         for j in 0..old {
@@ -330,7 +330,7 @@ fn params_from_net(path: &str, cfg: &Config) -> Result<Vec<f32>, String> {
         p[W2 + HIDDEN + j] = f32::from(net.w2[old + j]) / QB as f32;
     }
     p[B2] = net.b2 as f32 / (QA * QB) as f32;
-    Ok(p)
+    Ok(())
 }
 
 /// Cosine decay from `lr` to a twentieth of it.
@@ -401,10 +401,10 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
     let validation: Vec<u32> = (split as u32..samples.len() as u32).collect();
     let mut train: Vec<u32> = (0..split as u32).collect();
     let mut rng = Rng::new(cfg.seed);
-    let mut p = match &cfg.init {
-        Some(path) => params_from_net(path, cfg)?,
-        None => init_params(cfg.seed ^ 0x5EED),
-    };
+    let mut p = init_params(cfg.seed ^ 0x5EED);
+    if let Some(path) = &cfg.init {
+        load_net_into(&mut p, path, cfg.residual)?;
+    }
     let mut adam = Adam::new();
     let batch = cfg.batch.max(1);
     let total_steps = (train.len().div_ceil(batch) * cfg.epochs) as f32;
@@ -543,12 +543,12 @@ mod tests {
     fn init_from_net_keeps_the_net() {
         let dir = std::env::temp_dir().join(format!("kestrel-init-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let cfg = Config::default();
         let mut p = init_params(11);
         p[B1..W2].iter_mut().for_each(|b| *b = 0.2);
         let same = dir.join("same.nnue");
         std::fs::write(&same, quantise(&p, true)).unwrap();
-        let back = params_from_net(same.to_str().unwrap(), &cfg).expect("reads");
+        let mut back = init_params(12);
+        load_net_into(&mut back, same.to_str().unwrap(), true).expect("reads");
         assert_eq!(quantise(&back, true), quantise(&p, true));
 
         let old = HIDDEN / 2;
@@ -564,7 +564,8 @@ mod tests {
             .collect();
         let narrow = dir.join("narrow.nnue");
         std::fs::write(&narrow, nnue::to_bytes(true, &w1, &b1, &w2, 1000)).unwrap();
-        let wide = params_from_net(narrow.to_str().unwrap(), &cfg).expect("widens");
+        let mut wide = init_params(12);
+        load_net_into(&mut wide, narrow.to_str().unwrap(), true).expect("widens");
         assert_eq!(
             wide[W1 + 5 * HIDDEN + 3],
             f32::from(w1[5 * old + 3]) / QA as f32
