@@ -6,5 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 cargo test --release
+# The tuning build: its tunables are UCI options and settable.
+cargo test --release --features tune --lib -- params options
 cargo build --release
 KESTREL_BIN="$PWD/target/release/kestrel" "$PYTHON" -m pytest -q tests/python

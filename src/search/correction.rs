@@ -10,7 +10,7 @@ use shakmaty::{Chess, Position as _};
 use crate::position::pawn_hash;
 
 use super::params::{
-    CORRECTION_ENTRIES, CORRECTION_GRAIN, CORRECTION_MAX_CP, CORRECTION_MAX_WEIGHT,
+    CORRECTION_ENTRIES, CORRECTION_GRAIN, correction_max_cp, correction_max_weight,
 };
 
 pub struct Correction {
@@ -41,9 +41,9 @@ impl Correction {
     /// static evaluation said `predicted`: move the entry towards the error,
     /// faster for deeper searches.
     pub fn learn(&mut self, pos: &Chess, depth: i32, predicted: i32, found: i32) {
-        let weight = (depth + 1).min(CORRECTION_MAX_WEIGHT);
+        let weight = (depth + 1).min(correction_max_weight());
         let error = (found - predicted) * CORRECTION_GRAIN;
-        let limit = CORRECTION_MAX_CP * CORRECTION_GRAIN;
+        let limit = correction_max_cp() * CORRECTION_GRAIN;
         let entry = &mut self.table[slot(pos)];
         let blended = (*entry * (256 - weight) + error * weight) / 256;
         *entry = blended.clamp(-limit, limit);
@@ -67,10 +67,10 @@ mod tests {
         for _ in 0..200 {
             c.learn(&pos, 12, c.corrected(&pos, 10), 5000);
         }
-        assert_eq!(c.corrected(&pos, 10), 10 + CORRECTION_MAX_CP);
+        assert_eq!(c.corrected(&pos, 10), 10 + correction_max_cp());
         // Same pawns, other pieces: same correction; other side to move: none.
         let moved = board("3k4/pp6/8/8/8/8/PP6/3K4 w - - 0 1");
-        assert_eq!(c.corrected(&moved, 0), CORRECTION_MAX_CP);
+        assert_eq!(c.corrected(&moved, 0), correction_max_cp());
         let other_side = board("4k3/pp6/8/8/8/8/PP6/4K3 b - - 0 1");
         assert_eq!(c.corrected(&other_side, 0), 0);
     }

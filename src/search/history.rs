@@ -7,8 +7,8 @@ use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Role, Square};
 
 use super::correction::Correction;
 use super::params::{
-    CONTINUATION_PLIES, HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX,
-    PAWN_HISTORY_ENTRIES,
+    CONTINUATION_PLIES, HISTORY_MAX, PAWN_HISTORY_ENTRIES, history_bonus_max,
+    history_bonus_per_depth,
 };
 use crate::position::{attacked_by, pawn_hash};
 
@@ -97,7 +97,7 @@ impl Default for History {
 }
 
 pub fn bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_PER_DEPTH / 2).min(HISTORY_BONUS_MAX)
+    (history_bonus_per_depth() * depth - history_bonus_per_depth() / 2).min(history_bonus_max())
 }
 
 /// Moves an entry towards +-HISTORY_MAX, slower the closer it is.

@@ -11,7 +11,6 @@ mod pvs;
 pub mod see;
 pub mod time;
 
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use shakmaty::{Chess, Color, Move, Position as _};
@@ -142,18 +141,39 @@ impl PvTable {
     }
 }
 
-fn lmr_table() -> &'static [[i32; 64]; 64] {
+/// The late-move reduction before adjustments: it grows with the log of
+/// the depth and of the move's number.
+fn lmr_formula(depth: usize, move_number: usize) -> i32 {
+    let base = f64::from(lmr_base_pct()) / 100.0;
+    let divisor = f64::from(lmr_divisor_pct()) / 100.0;
+    (base + (depth as f64).ln() * (move_number as f64).ln() / divisor) as i32
+}
+
+#[cfg(not(feature = "tune"))]
+fn base_reduction(depth: i32, move_number: usize) -> i32 {
+    use std::sync::OnceLock;
     static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
-    TABLE.get_or_init(|| {
+    let table = TABLE.get_or_init(|| {
         let mut t = [[0; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let lr = LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
-                *r = lr as i32;
+                *r = lmr_formula(d, m);
             }
         }
         t
-    })
+    });
+    table[(depth.max(0) as usize).min(63)][move_number.min(63)]
+}
+
+/// Tuned values may change between searches, so nothing is cached.
+#[cfg(feature = "tune")]
+fn base_reduction(depth: i32, move_number: usize) -> i32 {
+    let (d, m) = ((depth.max(0) as usize).min(63), move_number.min(63));
+    if d == 0 || m == 0 {
+        0
+    } else {
+        lmr_formula(d, m)
+    }
 }
 
 pub struct Searcher<'a> {
@@ -377,8 +397,8 @@ impl<'a> Searcher<'a> {
         line: usize,
         report: &mut dyn FnMut(SearchEvent),
     ) -> Option<(i32, Vec<Move>)> {
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH {
+        let mut delta = aspiration_delta();
+        let (mut alpha, mut beta) = if depth >= aspiration_min_depth() {
             ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)

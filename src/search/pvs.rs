@@ -6,7 +6,7 @@ use super::history::{PieceTo, PrevMoves, QuietKeys, bonus, captured_role};
 use super::ordering::{MovePicker, is_bad_noisy};
 use super::params::*;
 use super::see::{see_ge, value};
-use super::{DRAW, EVAL_NONE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, lmr_table};
+use super::{DRAW, EVAL_NONE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, base_reduction};
 use crate::eval::evaluate_with;
 use crate::movegen::{has_legal_move, noisy_moves};
 use crate::position::{full_key, gives_check, key_after};
@@ -57,8 +57,8 @@ struct ProbCut {
 /// raised the mover's evaluation.
 fn eval_diff_bonus(before: i32, after: i32) -> i32 {
     // Both evaluations include the side to move's tempo bonus.
-    let gain = EVAL_DIFF_TEMPO_CP - (before + after);
-    (EVAL_DIFF_HISTORY_SCALE * gain).clamp(-EVAL_DIFF_HISTORY_MAX, EVAL_DIFF_HISTORY_MAX)
+    let gain = eval_diff_tempo_cp() - (before + after);
+    (eval_diff_history_scale() * gain).clamp(-eval_diff_history_max(), eval_diff_history_max())
 }
 
 fn has_non_pawn_material(pos: &Chess) -> bool {
@@ -231,12 +231,12 @@ impl Searcher<'_> {
 
         if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far above beta, a quiet move will not fall below it.
-            let margin = RFP_MARGIN * (depth - i32::from(improving));
-            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval < MATE_BOUND {
+            let margin = rfp_margin() * (depth - i32::from(improving));
+            if depth <= rfp_max_depth() && eval - margin >= beta && eval < MATE_BOUND {
                 return eval;
             }
             // Razoring: hopeless positions only get a quiescence look.
-            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+            if depth <= razor_max_depth() && eval + razor_margin() * depth < alpha {
                 let q = self.quiescence(pos, key, alpha, alpha + 1, ply);
                 if q <= alpha {
                     return q;
@@ -259,7 +259,7 @@ impl Searcher<'_> {
 
         // Internal iterative reduction: without a hash move the ordering
         // here is poor, so spend less.
-        if depth >= IIR_MIN_DEPTH && tt_move.is_none() && (pv_node || cut_node) {
+        if depth >= iir_min_depth() && tt_move.is_none() && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -273,9 +273,6 @@ impl Searcher<'_> {
         let buffer = std::mem::take(&mut self.move_buffers[ply]);
         let moves = pos.legal_moves();
         let mut picker = MovePicker::main(&moves, tt_move, killers, prev, quiet_keys, buffer);
-        let lmr = lmr_table();
-        let base_reduction =
-            |depth: i32, move_count: usize| lmr[(depth as usize).min(63)][move_count.min(63)];
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
         let mut move_count = 0usize;
@@ -297,7 +294,7 @@ impl Searcher<'_> {
 
             if !root && best_score > -MATE_BOUND {
                 if quiet {
-                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(improving));
+                    let lmp_limit = (lmp_base() + depth * depth) / (2 - i32::from(improving));
                     if move_count as i32 > lmp_limit {
                         skip_quiets = true;
                         continue;
@@ -308,21 +305,21 @@ impl Searcher<'_> {
                     // A quiet check may be the start of an attack the
                     // static eval cannot see, so only LMP drops it.
                     let futile = !in_check
-                        && lmr_depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha;
-                    let bad_history = depth <= HISTORY_PRUNE_MAX_DEPTH
-                        && order_score < -HISTORY_PRUNE_MARGIN * depth
+                        && lmr_depth <= futility_max_depth()
+                        && eval + futility_base() + futility_per_depth() * lmr_depth <= alpha;
+                    let bad_history = depth <= history_prune_max_depth()
+                        && order_score < -history_prune_margin() * depth
                         && order_score > -100_000_000;
                     if (futile
                         || bad_history
-                        || (lmr_depth <= SEE_PRUNE_MAX_DEPTH
-                            && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth)))
+                        || (lmr_depth <= see_prune_max_depth()
+                            && !see_ge(pos, m, -see_quiet_margin() * lmr_depth)))
                         && !gives_check(pos, m)
                     {
                         continue;
                     }
-                } else if depth <= SEE_PRUNE_MAX_DEPTH
-                    && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth * depth)
+                } else if depth <= see_prune_max_depth()
+                    && !see_ge(pos, m, -see_capture_margin() * depth * depth)
                     && !gives_check(pos, m)
                 {
                     continue;
@@ -332,9 +329,9 @@ impl Searcher<'_> {
             let mut extension = 0;
             if let (Some(e), Some(s)) = (tt_entry, tt_score)
                 && !root
-                && depth >= SINGULAR_MIN_DEPTH
+                && depth >= singular_min_depth()
                 && tt_move.matches(m)
-                && e.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+                && e.depth >= depth - singular_tt_depth_slack()
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
                 && s.abs() < MATE_BOUND
             {
@@ -354,7 +351,7 @@ impl Searcher<'_> {
                     return 0;
                 }
                 if v < singular_beta {
-                    extension = if !pv_node && v < singular_beta - SINGULAR_DOUBLE_MARGIN {
+                    extension = if !pv_node && v < singular_beta - singular_double_margin() {
                         2
                     } else {
                         1
@@ -391,7 +388,7 @@ impl Searcher<'_> {
                 )
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH && (quiet || is_bad_noisy(order_score)) {
+                if depth >= lmr_min_depth() && (quiet || is_bad_noisy(order_score)) {
                     reduction = base_reduction(depth, move_count);
                     reduction += i32::from(!pv_node);
                     reduction += i32::from(cut_node);
@@ -402,8 +399,8 @@ impl Searcher<'_> {
                     reduction += i32::from(quiet && tt_move_noisy);
                     if quiet {
                         reduction -= order_score
-                            .clamp(-2 * LMR_HISTORY_DIVISOR, 2 * LMR_HISTORY_DIVISOR)
-                            / LMR_HISTORY_DIVISOR;
+                            .clamp(-2 * lmr_history_divisor(), 2 * lmr_history_divisor())
+                            / lmr_history_divisor();
                     }
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
@@ -416,8 +413,8 @@ impl Searcher<'_> {
                     ply + 1,
                     true,
                 );
-                let deeper = s > best_score + LMR_DEEPER_MARGIN + 2 * new_depth;
-                let shallower = s < best_score + LMR_SHALLOWER_MARGIN;
+                let deeper = s > best_score + lmr_deeper_margin() + 2 * new_depth;
+                let shallower = s < best_score + lmr_shallower_margin();
                 let research_depth = new_depth + i32::from(deeper) - i32::from(shallower);
                 if s > alpha && reduction > 0 && research_depth > new_depth - reduction {
                     s = -self.negamax(
@@ -468,7 +465,7 @@ impl Searcher<'_> {
                     // With a good line in hand, the remaining moves only
                     // have to show they are not better: search them less.
                     if !root
-                        && (ALPHA_RAISE_MIN_DEPTH..=ALPHA_RAISE_MAX_DEPTH).contains(&depth)
+                        && (alpha_raise_min_depth()..=alpha_raise_max_depth()).contains(&depth)
                         && score.abs() < MATE_BOUND
                     {
                         depth -= 1;
@@ -544,7 +541,7 @@ impl Searcher<'_> {
         cut_node: bool,
     ) -> Option<i32> {
         let after_null = ply > 0 && self.frames[ply - 1].null_move;
-        if depth < NMP_MIN_DEPTH
+        if depth < nmp_min_depth()
             || eval < beta
             || after_null
             || !has_non_pawn_material(pos)
@@ -552,9 +549,9 @@ impl Searcher<'_> {
         {
             return None;
         }
-        let reduction = NMP_BASE_REDUCTION
-            + depth / NMP_DEPTH_DIVISOR
-            + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+        let reduction = nmp_base_reduction()
+            + depth / nmp_depth_divisor()
+            + ((eval - beta) / nmp_eval_divisor()).min(3);
         let null = pos.clone().swap_turn().ok()?;
         let null_key = full_key(&null);
         self.frames[ply].played = None;
@@ -588,13 +585,13 @@ impl Searcher<'_> {
         probe: &ProbCut,
         tt_entry: Option<TtEntry>,
     ) -> Option<i32> {
-        let probcut_beta = probe.beta + PROBCUT_MARGIN;
-        if probe.depth < PROBCUT_MIN_DEPTH || probe.beta.abs() >= MATE_BOUND {
+        let probcut_beta = probe.beta + probcut_margin();
+        if probe.depth < probcut_min_depth() || probe.beta.abs() >= MATE_BOUND {
             return None;
         }
         // A search nearly as deep already found nothing this good.
         if let Some(e) = tt_entry
-            && e.depth > probe.depth - PROBCUT_REDUCTION
+            && e.depth > probe.depth - probcut_reduction()
             && score_from_tt(e.score, ply) < probcut_beta
         {
             return None;
@@ -616,7 +613,7 @@ impl Searcher<'_> {
                 score = -self.negamax(
                     &child,
                     child_key,
-                    probe.depth - PROBCUT_REDUCTION,
+                    probe.depth - probcut_reduction(),
                     window.0,
                     window.1,
                     ply + 1,
@@ -634,7 +631,7 @@ impl Searcher<'_> {
                         mv: PackedMove::new(m),
                         score: score_to_tt(score, ply),
                         eval: probe.raw_eval,
-                        depth: probe.depth - PROBCUT_REDUCTION + 1,
+                        depth: probe.depth - probcut_reduction() + 1,
                         bound: Bound::Lower,
                     },
                 );
@@ -780,14 +777,14 @@ impl Searcher<'_> {
             // the picker hands the moves out in.
             if in_check && is_quiet(m) && best_score > -MATE_BOUND {
                 quiet_evasions += 1;
-                if quiet_evasions > QS_QUIET_EVASIONS {
+                if quiet_evasions > qs_quiet_evasions() {
                     continue;
                 }
             }
             if !in_check && best_score > -MATE_BOUND {
                 let gain = captured_role(m).map_or(0, value);
-                if m.promotion().is_none() && stand_pat + gain + QS_DELTA_MARGIN <= alpha {
-                    best_score = best_score.max(stand_pat + gain + QS_DELTA_MARGIN);
+                if m.promotion().is_none() && stand_pat + gain + qs_delta_margin() <= alpha {
+                    best_score = best_score.max(stand_pat + gain + qs_delta_margin());
                     continue;
                 }
                 if !see_ge(pos, m, 0) {
@@ -842,12 +839,12 @@ mod tests {
     fn eval_diff_bonus_rewards_moves_that_raise_the_movers_eval() {
         // Before: +20 for the mover; after: -20 for the opponent, i.e. the
         // same +20 for the mover, plus the two tempo bonuses: neutral.
-        let neutral = eval_diff_bonus(20, -20 + EVAL_DIFF_TEMPO_CP);
+        let neutral = eval_diff_bonus(20, -20 + eval_diff_tempo_cp());
         assert_eq!(neutral, 0);
         assert!(eval_diff_bonus(20, -60) > 0);
         assert!(eval_diff_bonus(20, 40) < 0);
         assert!(eval_diff_bonus(20, -60) > eval_diff_bonus(20, -30));
-        assert_eq!(eval_diff_bonus(0, -5000), EVAL_DIFF_HISTORY_MAX);
-        assert_eq!(eval_diff_bonus(0, 5000), -EVAL_DIFF_HISTORY_MAX);
+        assert_eq!(eval_diff_bonus(0, -5000), eval_diff_history_max());
+        assert_eq!(eval_diff_bonus(0, 5000), -eval_diff_history_max());
     }
 }

@@ -5,9 +5,9 @@ use shakmaty::{Color, Move};
 
 use super::limits::{Limits, SearchControl};
 use super::params::{
-    DEFAULT_MOVES_TO_GO, HARD_PER_SOFT, HARD_SHARE_DEN, HARD_SHARE_NUM, SOFT_SHARE_DEN,
-    START_NEXT_ITERATION_PERCENT, TM_NODE_SHARE_MIN_DEPTH, TM_NODE_SHARE_PIVOT,
-    TM_NODE_SHARE_SLOPE,
+    HARD_SHARE_DEN, HARD_SHARE_NUM, default_moves_to_go, hard_per_soft, soft_share_den,
+    start_next_iteration_percent, tm_node_share_min_depth, tm_node_share_pivot,
+    tm_node_share_slope,
 };
 
 #[derive(Clone, Debug)]
@@ -42,16 +42,16 @@ impl TimeManager {
         let available = time.saturating_sub(overhead_ms).max(1);
         let mtg = limits
             .movestogo
-            .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m).clamp(1, 50));
+            .map_or(default_moves_to_go(), |m| u64::from(m).clamp(1, 50));
         let (soft, hard) = if mtg == 1 {
             let hard = available / 5 * 4;
             (hard / 2, hard)
         } else {
             let soft = (available / mtg)
                 .saturating_add(inc / 4 * 3)
-                .min(available / SOFT_SHARE_DEN);
+                .min(available / soft_share_den());
             let hard = soft
-                .saturating_mul(HARD_PER_SOFT)
+                .saturating_mul(hard_per_soft())
                 .min(available / HARD_SHARE_DEN * HARD_SHARE_NUM);
             (soft.min(hard), hard)
         };
@@ -85,7 +85,7 @@ impl TimeManager {
             Some(soft) if !ctl.is_pondering() => {
                 let budget = u128::from(soft)
                     * u128::from(scale_percent)
-                    * u128::from(START_NEXT_ITERATION_PERCENT)
+                    * u128::from(start_next_iteration_percent())
                     / 10_000;
                 u128::from(ctl.thinking_ms()) >= budget
             }
@@ -131,10 +131,10 @@ impl RootNodes {
     /// Percent of the soft limit to allow at `depth` given `best`'s share
     /// of the effort; 100 while the depth is too shallow to tell.
     pub fn time_percent(&self, best: Move, depth: u32) -> u64 {
-        if depth < TM_NODE_SHARE_MIN_DEPTH {
+        if depth < tm_node_share_min_depth() {
             return 100;
         }
-        TM_NODE_SHARE_PIVOT.saturating_sub(self.share_percent(best)) * TM_NODE_SHARE_SLOPE / 100
+        tm_node_share_pivot().saturating_sub(self.share_percent(best)) * tm_node_share_slope() / 100
     }
 }
 

@@ -197,6 +197,9 @@ impl UciSession {
             OptionChange::Chess960(on) => self.engine.set_chess960(on),
             OptionChange::MoveOverhead(ms) => self.engine.set_move_overhead(ms),
             OptionChange::ClearHash => self.engine.clear_hash(),
+            OptionChange::Tunable(name, v) => {
+                crate::search::params::set_tunable(name, v);
+            }
         }
     }
 

@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+use crate::search::params::TUNABLES;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
 
 pub const MAX_THREADS: usize = 256;
@@ -82,6 +83,8 @@ pub enum OptionChange {
     Chess960(bool),
     MoveOverhead(u64),
     ClearHash,
+    /// One of the search's tunable numbers (builds with `--features tune`).
+    Tunable(&'static str, i64),
 }
 
 fn spin(name: &'static str, value: Option<&str>) -> Result<i64, OptionError> {
@@ -90,13 +93,22 @@ fn spin(name: &'static str, value: Option<&str>) -> Result<i64, OptionError> {
     else {
         return Err(OptionError::Unknown(name.to_string()));
     };
+    in_range(name, *min, *max, value)
+}
+
+fn in_range(
+    name: &'static str,
+    min: i64,
+    max: i64,
+    value: Option<&str>,
+) -> Result<i64, OptionError> {
     let text = value.ok_or(OptionError::MissingValue { name })?.trim();
     match text.parse::<i64>() {
-        Ok(v) if (*min..=*max).contains(&v) => Ok(v),
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
         _ => Err(OptionError::OutOfRange {
             name,
-            min: *min,
-            max: *max,
+            min,
+            max,
             value: text.chars().take(40).collect(),
         }),
     }
@@ -120,7 +132,7 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
     else {
-        return Err(OptionError::Unknown(name.chars().take(60).collect()));
+        return parse_tunable(name, value);
     };
     Ok(match *canonical {
         "Hash" => OptionChange::Hash(spin("Hash", value)? as usize),
@@ -131,6 +143,17 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
         "Move Overhead" => OptionChange::MoveOverhead(spin("Move Overhead", value)? as u64),
         _ => OptionChange::ClearHash,
     })
+}
+
+fn parse_tunable(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+    let Some(t) = TUNABLES
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name.trim()))
+    else {
+        return Err(OptionError::Unknown(name.chars().take(60).collect()));
+    };
+    let v = in_range(t.name, t.min, t.max, value)?;
+    Ok(OptionChange::Tunable(t.name, v))
 }
 
 #[cfg(test)]
@@ -176,5 +199,19 @@ mod tests {
             parse_option("Contempt", Some("5")),
             Err(OptionError::Unknown(_))
         ));
+    }
+
+    #[test]
+    fn tunables_are_options_only_in_a_tune_build() {
+        let change = parse_option("RFP_Margin", Some("90"));
+        if cfg!(feature = "tune") {
+            assert_eq!(change, Ok(OptionChange::Tunable("rfp_margin", 90)));
+            assert!(matches!(
+                parse_option("rfp_margin", Some("100000")),
+                Err(OptionError::OutOfRange { .. })
+            ));
+        } else {
+            assert!(matches!(change, Err(OptionError::Unknown(_))));
+        }
     }
 }

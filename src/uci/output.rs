@@ -5,6 +5,7 @@ use shakmaty::{CastlingMode, Move, Position as _};
 use super::options::{DECLARATIONS, OptionKind};
 use crate::eval::Breakdown;
 use crate::position::{Position, move_to_uci};
+use crate::search::params::TUNABLES;
 use crate::search::{Report, mate_in};
 use crate::tt::Bound;
 use crate::{ENGINE_AUTHOR, ENGINE_NAME};
@@ -24,6 +25,12 @@ pub fn handshake() -> Vec<String> {
             }
             OptionKind::Button => format!("option name {name} type button"),
         });
+    }
+    for t in TUNABLES {
+        lines.push(format!(
+            "option name {} type spin default {} min {} max {}",
+            t.name, t.default, t.min, t.max
+        ));
     }
     lines.push("uciok".to_string());
     lines
