@@ -86,7 +86,10 @@ def play(args, plus, minus, seed):
     fmt = "pgn" if args.book.endswith(".pgn") else "epd"
     cmd += ["-openings", f"file={args.book}", f"format={fmt}", "order=random"]
     cmd += ["-srand", str(seed)]
-    out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    # fastchess leaves a config.json in its working directory: keep it
+    # beside the state file, not wherever the user stands.
+    workdir = os.path.dirname(os.path.abspath(args.state))
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=workdir).stdout
     found = RESULT_LINE.findall(out)
     if not found:
         sys.exit("fastchess printed no result:\n" + out[-2000:])
@@ -137,6 +140,10 @@ def main():
     ap.add_argument("--state", default="spsa-state.json")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    # fastchess runs beside the state file, so relative paths must not be.
+    args.engine = os.path.abspath(args.engine)
+    args.book = os.path.abspath(args.book)
+    os.makedirs(os.path.dirname(os.path.abspath(args.state)), exist_ok=True)
     random.seed(args.seed)
 
     if os.path.exists(args.state):
