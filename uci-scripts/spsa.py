@@ -55,7 +55,8 @@ def initial_state(args, spins):
             sys.exit(f"{name}: not a spin option of {args.engine} (built with --features tune?)")
         default, lo, hi = spins[name]
         c_end = max(1.0, (hi - lo) / args.c_divisor)
-        params[name] = {"theta": float(default), "min": lo, "max": hi, "c_end": c_end}
+        params[name] = {"theta": float(default), "min": lo, "max": hi,
+                        "c_end": c_end, "r_end": args.r_end}
     return {"iteration": 0, "games": 0, "wins": 0, "losses": 0, "params": params}
 
 
@@ -100,18 +101,17 @@ def play(args, plus, minus, seed):
 def step(args, state):
     k = state["iteration"] + 1
     n = args.iterations
-    plus, minus, signs, c_ks = {}, {}, {}, {}
+    plus, minus, steps = {}, {}, {}
     for name, p in state["params"].items():
-        p.setdefault("r_end", args.r_end)
-        c_k, _ = schedule(p, k, n)
+        c_k, r_k = schedule(p, k, n)
         s = random.choice((-1, 1))
-        signs[name], c_ks[name] = s, c_k
+        steps[name] = (s, c_k, r_k)
         plus[name] = round(min(p["max"], max(p["min"], p["theta"] + s * c_k)))
         minus[name] = round(min(p["max"], max(p["min"], p["theta"] - s * c_k)))
     wins, losses, draws = play(args, plus, minus, args.seed * 100_000 + k)
     for name, p in state["params"].items():
-        _, r_k = schedule(p, k, n)
-        moved = p["theta"] + r_k * c_ks[name] * (wins - losses) * signs[name]
+        s, c_k, r_k = steps[name]
+        moved = p["theta"] + r_k * c_k * (wins - losses) * s
         p["theta"] = min(p["max"], max(p["min"], moved))
     state["iteration"] = k
     state["games"] += wins + losses + draws

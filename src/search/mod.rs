@@ -142,38 +142,38 @@ impl PvTable {
 }
 
 /// The late-move reduction before adjustments: it grows with the log of
-/// the depth and of the move's number.
+/// the depth and of the move's number (none at depth or move 0).
 fn lmr_formula(depth: usize, move_number: usize) -> i32 {
+    if depth == 0 || move_number == 0 {
+        return 0;
+    }
     let base = f64::from(lmr_base_pct()) / 100.0;
     let divisor = f64::from(lmr_divisor_pct()) / 100.0;
     (base + (depth as f64).ln() * (move_number as f64).ln() / divisor) as i32
 }
 
-#[cfg(not(feature = "tune"))]
 fn base_reduction(depth: i32, move_number: usize) -> i32 {
+    let (d, m) = ((depth.max(0) as usize).min(63), move_number.min(63));
+    // Tuned values may change between searches, so a tune build computes.
+    #[cfg(feature = "tune")]
+    return lmr_formula(d, m);
+    #[cfg(not(feature = "tune"))]
+    lmr_table()[d][m]
+}
+
+#[cfg(not(feature = "tune"))]
+fn lmr_table() -> &'static [[i32; 64]; 64] {
     use std::sync::OnceLock;
     static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
+    TABLE.get_or_init(|| {
         let mut t = [[0; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
+        for (d, row) in t.iter_mut().enumerate() {
+            for (m, r) in row.iter_mut().enumerate() {
                 *r = lmr_formula(d, m);
             }
         }
         t
-    });
-    table[(depth.max(0) as usize).min(63)][move_number.min(63)]
-}
-
-/// Tuned values may change between searches, so nothing is cached.
-#[cfg(feature = "tune")]
-fn base_reduction(depth: i32, move_number: usize) -> i32 {
-    let (d, m) = ((depth.max(0) as usize).min(63), move_number.min(63));
-    if d == 0 || m == 0 {
-        0
-    } else {
-        lmr_formula(d, m)
-    }
+    })
 }
 
 pub struct Searcher<'a> {

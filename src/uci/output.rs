@@ -15,25 +15,29 @@ pub fn handshake() -> Vec<String> {
         format!("id name {ENGINE_NAME}"),
         format!("id author {ENGINE_AUTHOR}"),
     ];
-    for (name, kind) in DECLARATIONS {
-        lines.push(match kind {
-            OptionKind::Spin { default, min, max } => {
-                format!("option name {name} type spin default {default} min {min} max {max}")
-            }
-            OptionKind::Check { default } => {
-                format!("option name {name} type check default {default}")
-            }
-            OptionKind::Button => format!("option name {name} type button"),
-        });
-    }
-    for t in TUNABLES {
-        lines.push(format!(
-            "option name {} type spin default {} min {} max {}",
-            t.name, t.default, t.min, t.max
-        ));
+    let tunables = TUNABLES.iter().map(|t| {
+        let kind = OptionKind::Spin {
+            default: t.default,
+            min: t.min,
+            max: t.max,
+        };
+        (t.name, kind)
+    });
+    for (name, kind) in DECLARATIONS.into_iter().chain(tunables) {
+        lines.push(option_line(name, kind));
     }
     lines.push("uciok".to_string());
     lines
+}
+
+fn option_line(name: &str, kind: OptionKind) -> String {
+    match kind {
+        OptionKind::Spin { default, min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        OptionKind::Check { default } => format!("option name {name} type check default {default}"),
+        OptionKind::Button => format!("option name {name} type button"),
+    }
 }
 
 pub fn readyok() -> &'static str {
