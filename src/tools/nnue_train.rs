@@ -37,6 +37,10 @@ pub struct Config {
     /// A net file to start from instead of random weights; it may have
     /// fewer hidden units than this build, the new ones starting silent.
     pub init: Option<String>,
+    /// With `init`: each step pulls every weight back towards the starting
+    /// net by `lr * anchor` of its distance, so weights the new data says
+    /// little about keep what the starting net learnt.
+    pub anchor: f32,
 }
 
 impl Default for Config {
@@ -53,6 +57,7 @@ impl Default for Config {
             holdout: 0.02,
             residual: true,
             init: None,
+            anchor: 0.0,
         }
     }
 }
@@ -372,7 +377,7 @@ impl Adam {
     }
 
     /// One step over all parameters, clipped so that they quantise.
-    fn step(&mut self, p: &mut [f32], g: &[f32], lr: f32) {
+    fn step(&mut self, p: &mut [f32], g: &[f32], lr: f32, anchor: Option<(&[f32], f32)>) {
         let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
         self.step += 1;
         let c1 = 1.0 - beta1.powi(self.step);
@@ -380,7 +385,10 @@ impl Adam {
         for i in 0..N_PARAMS {
             self.m[i] = beta1 * self.m[i] + (1.0 - beta1) * g[i];
             self.v[i] = beta2 * self.v[i] + (1.0 - beta2) * g[i] * g[i];
-            let update = lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + eps);
+            let mut update = lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + eps);
+            if let Some((start, strength)) = anchor {
+                update += lr * strength * (p[i] - start[i]);
+            }
             p[i] = (p[i] - update).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         }
     }
@@ -405,6 +413,7 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
     if let Some(path) = &cfg.init {
         load_net_into(&mut p, path, cfg.residual)?;
     }
+    let start_params = (cfg.init.is_some() && cfg.anchor > 0.0).then(|| p.clone());
     let mut adam = Adam::new();
     let batch = cfg.batch.max(1);
     let total_steps = (train.len().div_ceil(batch) * cfg.epochs) as f32;
@@ -420,7 +429,8 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
         for chunk in train.chunks(batch) {
             let g = batch_gradient(&p, &samples, chunk, cfg.threads);
             let lr = decayed_lr(cfg.lr, (adam.step + 1) as f32 / total_steps);
-            adam.step(&mut p, &g, lr);
+            let anchor = start_params.as_deref().map(|s| (s, cfg.anchor));
+            adam.step(&mut p, &g, lr, anchor);
         }
         let sample = &train[..train.len().min(200_000)];
         let train_loss = loss(&p, &samples, sample, cfg.threads);
@@ -525,6 +535,7 @@ mod tests {
             holdout: 0.1,
             residual: false,
             init: None,
+            anchor: 0.0,
         };
         let summary = run(&cfg).expect("training runs");
         assert!(
@@ -583,6 +594,27 @@ mod tests {
         assert_eq!(forward(&wide, &s).0, forward(&shaken, &s).0);
         assert_ne!(forward(&wide, &s).0, s.base + wide[B2]);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// With no gradient, an anchored step moves a weight part of the way
+    /// back to where training started, and an unanchored one leaves it.
+    #[test]
+    fn anchor_pulls_weights_back_to_the_start() {
+        let start = vec![0.0f32; N_PARAMS];
+        let mut moved = start.clone();
+        moved[W2 + 1] = 0.5;
+        let zero = vec![0.0f32; N_PARAMS];
+        let mut free = moved.clone();
+        Adam::new().step(&mut free, &zero, 0.01, None);
+        assert_eq!(free[W2 + 1], 0.5);
+        let mut anchored = moved.clone();
+        Adam::new().step(&mut anchored, &zero, 0.01, Some((&start, 10.0)));
+        assert!(
+            (anchored[W2 + 1] - 0.45).abs() < 1e-6,
+            "{}",
+            anchored[W2 + 1]
+        );
+        assert_eq!(anchored[W2 + 2], 0.0);
     }
 
     /// The analytic gradient matches a finite difference for a few weights.
