@@ -402,6 +402,9 @@ pub struct Summary {
 }
 
 pub fn run(cfg: &Config) -> Result<Summary, String> {
+    if cfg.anchor < 0.0 || (cfg.anchor > 0.0 && cfg.init.is_none()) {
+        return Err("--anchor takes a number >= 0 and needs --init".into());
+    }
     let start = Instant::now();
     let (samples, tail) = load(cfg)?;
     let held = ((samples.len() as f64 * cfg.holdout) as usize).max(1);
@@ -615,6 +618,11 @@ mod tests {
             anchored[W2 + 1]
         );
         assert_eq!(anchored[W2 + 2], 0.0);
+        let unanchored = Config {
+            anchor: 100.0,
+            ..Config::default()
+        };
+        assert!(run(&unanchored).is_err(), "an anchor with nothing to hold");
     }
 
     /// The analytic gradient matches a finite difference for a few weights.
