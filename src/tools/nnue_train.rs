@@ -402,7 +402,7 @@ pub struct Summary {
 }
 
 pub fn run(cfg: &Config) -> Result<Summary, String> {
-    if cfg.anchor < 0.0 || (cfg.anchor > 0.0 && cfg.init.is_none()) {
+    if cfg.anchor.is_nan() || cfg.anchor < 0.0 || (cfg.anchor > 0.0 && cfg.init.is_none()) {
         return Err("--anchor takes a number >= 0 and needs --init".into());
     }
     let start = Instant::now();
@@ -416,7 +416,7 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
     if let Some(path) = &cfg.init {
         load_net_into(&mut p, path, cfg.residual)?;
     }
-    let start_params = (cfg.init.is_some() && cfg.anchor > 0.0).then(|| p.clone());
+    let start_params = (cfg.anchor > 0.0).then(|| p.clone());
     let mut adam = Adam::new();
     let batch = cfg.batch.max(1);
     let total_steps = (train.len().div_ceil(batch) * cfg.epochs) as f32;
@@ -622,7 +622,8 @@ mod tests {
             anchor: 100.0,
             ..Config::default()
         };
-        assert!(run(&unanchored).is_err(), "an anchor with nothing to hold");
+        let refused = run(&unanchored).expect_err("an anchor with nothing to hold");
+        assert!(refused.contains("--anchor"), "{refused}");
     }
 
     /// The analytic gradient matches a finite difference for a few weights.
