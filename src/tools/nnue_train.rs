@@ -417,6 +417,7 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
         load_net_into(&mut p, path, cfg.residual)?;
     }
     let start_params = (cfg.anchor > 0.0).then(|| p.clone());
+    let anchor = start_params.as_deref().map(|s| (s, cfg.anchor));
     let mut adam = Adam::new();
     let batch = cfg.batch.max(1);
     let total_steps = (train.len().div_ceil(batch) * cfg.epochs) as f32;
@@ -432,7 +433,6 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
         for chunk in train.chunks(batch) {
             let g = batch_gradient(&p, &samples, chunk, cfg.threads);
             let lr = decayed_lr(cfg.lr, (adam.step + 1) as f32 / total_steps);
-            let anchor = start_params.as_deref().map(|s| (s, cfg.anchor));
             adam.step(&mut p, &g, lr, anchor);
         }
         let sample = &train[..train.len().min(200_000)];
