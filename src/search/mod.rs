@@ -3,6 +3,7 @@
 //! events and never prints.
 
 mod correction;
+mod eval_cache;
 pub mod history;
 pub mod limits;
 pub mod ordering;
@@ -18,6 +19,7 @@ use shakmaty::{Chess, Color, Move, Position as _};
 use crate::eval::nnue::AccumulatorStack;
 use crate::position::Position;
 use crate::tt::{Bound, TranspositionTable};
+use eval_cache::EvalCache;
 pub use history::History;
 use history::QuietKeys;
 pub use limits::{Limits, SearchControl, SearchOptions};
@@ -200,6 +202,7 @@ pub struct Searcher<'a> {
     move_buffers: Vec<Vec<(Move, i32)>>,
     /// The evaluation net's first layer for the position at each ply.
     accumulators: AccumulatorStack,
+    eval_cache: EvalCache,
 }
 
 impl<'a> Searcher<'a> {
@@ -232,6 +235,7 @@ impl<'a> Searcher<'a> {
             root_best: None,
             root_nodes: RootNodes::default(),
             move_buffers: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(64)).collect(),
+            eval_cache: EvalCache::default(),
         }
     }
 

@@ -129,8 +129,13 @@ impl Searcher<'_> {
             .push_move(ply, pos.turn(), m, child.board());
     }
 
-    fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
-        evaluate_with(pos, self.accumulators.current(ply))
+    fn evaluate(&mut self, pos: &Chess, key: u64, ply: usize) -> i32 {
+        if let Some(eval) = self.eval_cache.get(key) {
+            return eval;
+        }
+        let eval = evaluate_with(pos, self.accumulators.current(ply));
+        self.eval_cache.put(key, eval);
+        eval
     }
 
     fn unmake(&mut self) {
@@ -168,7 +173,7 @@ impl Searcher<'_> {
                 return if in_check {
                     DRAW
                 } else {
-                    self.evaluate(pos, ply)
+                    self.evaluate(pos, key, ply)
                 };
             }
             // Mate distance pruning: no line here can beat a shorter mate.
@@ -200,7 +205,7 @@ impl Searcher<'_> {
         } else {
             match tt_entry {
                 Some(e) if e.eval != EVAL_NONE => e.eval,
-                _ => self.evaluate(pos, ply),
+                _ => self.evaluate(pos, key, ply),
             }
         };
         let static_eval = if in_check {
@@ -714,7 +719,7 @@ impl Searcher<'_> {
             return if in_check {
                 DRAW
             } else {
-                self.evaluate(pos, ply)
+                self.evaluate(pos, key, ply)
             };
         }
         if pos.halfmoves() >= 100 && !in_check {
@@ -739,7 +744,7 @@ impl Searcher<'_> {
         } else {
             raw_eval = match tt_entry {
                 Some(e) if e.eval != EVAL_NONE => e.eval,
-                _ => self.evaluate(pos, ply),
+                _ => self.evaluate(pos, key, ply),
             };
             stand_pat = self.history.correction.corrected(pos, raw_eval);
             best_score = stand_pat;
