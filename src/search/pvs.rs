@@ -71,6 +71,177 @@ fn is_quiet(m: Move) -> bool {
     !m.is_capture() && !m.is_promotion()
 }
 
+/// What a node's move loop needs to know of the node itself.
+struct Node {
+    pv_node: bool,
+    cut_node: bool,
+    in_check: bool,
+    improving: bool,
+    /// The static evaluation, or the hash score where its bound is tighter.
+    eval: i32,
+    tt_move_noisy: bool,
+}
+
+/// A node's position, key and ply, for the helpers of `negamax`.
+#[derive(Clone, Copy)]
+struct NodeAt<'p> {
+    pos: &'p Chess,
+    key: u64,
+    ply: usize,
+}
+
+/// A move after the first, as the move loop sees it.
+struct LateMove {
+    m: Move,
+    quiet: bool,
+    /// The move's number in the loop, counting this one.
+    move_count: usize,
+    order_score: i32,
+}
+
+/// The moves a node has searched without a cut-off, for the history
+/// malus when a later one cuts (as many as fit).
+struct Tried {
+    quiets: [Option<Move>; 64],
+    quiet_count: usize,
+    noisy: [Option<Move>; 32],
+    noisy_count: usize,
+}
+
+impl Tried {
+    fn new() -> Self {
+        Tried {
+            quiets: [None; 64],
+            quiet_count: 0,
+            noisy: [None; 32],
+            noisy_count: 0,
+        }
+    }
+
+    fn push(&mut self, m: Move, quiet: bool) {
+        if quiet {
+            if let Some(slot) = self.quiets.get_mut(self.quiet_count) {
+                *slot = Some(m);
+                self.quiet_count += 1;
+            }
+        } else if let Some(slot) = self.noisy.get_mut(self.noisy_count) {
+            *slot = Some(m);
+            self.noisy_count += 1;
+        }
+    }
+
+    fn quiets(&self) -> impl Iterator<Item = &Move> {
+        self.quiets[..self.quiet_count].iter().flatten()
+    }
+
+    fn noisy(&self) -> impl Iterator<Item = &Move> {
+        self.noisy[..self.noisy_count].iter().flatten()
+    }
+}
+
+/// How a move after the first is to be searched.
+#[derive(Clone, Copy)]
+struct LateSearch {
+    new_depth: i32,
+    reduction: i32,
+    alpha: i32,
+    beta: i32,
+    /// The best score among the moves before it.
+    best_score: i32,
+}
+
+/// What a node stores once its moves are searched.
+#[derive(Clone, Copy)]
+struct Outcome {
+    best_move: Option<Move>,
+    best_score: i32,
+    bound: Bound,
+    depth: i32,
+    raw_eval: i32,
+    static_eval: i32,
+}
+
+/// The verdict of a singular-extension search.
+enum Singular {
+    /// Search the hash move this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// The node is done: return this score.
+    Return(i32),
+}
+
+/// What the move loop does with a late move before searching it.
+#[derive(Debug, PartialEq, Eq)]
+enum Prune {
+    Search,
+    Skip,
+    /// Skip this and every later quiet move (late-move pruning).
+    SkipQuiets,
+}
+
+/// Forward pruning of a late move: late-move pruning of quiets, futility
+/// and history pruning of quiets, and SEE pruning of both.
+fn prune_late_move(pos: &Chess, late: &LateMove, depth: i32, alpha: i32, node: &Node) -> Prune {
+    let m = late.m;
+    if !late.quiet {
+        let losing = depth <= see_prune_max_depth()
+            && !see_ge(pos, m, -see_capture_margin() * depth * depth);
+        return if losing && !gives_check(pos, m) {
+            Prune::Skip
+        } else {
+            Prune::Search
+        };
+    }
+    let lmp_limit = (lmp_base() + depth * depth) / (2 - i32::from(node.improving));
+    if late.move_count as i32 > lmp_limit {
+        return Prune::SkipQuiets;
+    }
+    // Judge a late quiet move by the depth it would be searched to after
+    // its reduction.
+    let lmr_depth = (depth - 1 - base_reduction(depth, late.move_count)).max(0);
+    let futile = !node.in_check
+        && lmr_depth <= futility_max_depth()
+        && node.eval + futility_base() + futility_per_depth() * lmr_depth <= alpha;
+    let bad_history = depth <= history_prune_max_depth()
+        && late.order_score < -history_prune_margin() * depth
+        && late.order_score > -100_000_000;
+    let losing =
+        || lmr_depth <= see_prune_max_depth() && !see_ge(pos, m, -see_quiet_margin() * lmr_depth);
+    // A quiet check may be the start of an attack the static eval cannot
+    // see, so only LMP drops it.
+    if (futile || bad_history || losing()) && !gives_check(pos, m) {
+        Prune::Skip
+    } else {
+        Prune::Search
+    }
+}
+
+/// Late-move reduction of a move after the first, in plies; 0 for moves
+/// that are not reduced.
+fn late_move_reduction(
+    late: &LateMove,
+    depth: i32,
+    new_depth: i32,
+    gives_check: bool,
+    node: &Node,
+) -> i32 {
+    if depth < lmr_min_depth() || !(late.quiet || is_bad_noisy(late.order_score)) {
+        return 0;
+    }
+    let mut reduction = base_reduction(depth, late.move_count);
+    reduction += i32::from(!node.pv_node);
+    reduction += i32::from(node.cut_node);
+    reduction -= i32::from(node.improving);
+    reduction -= i32::from(gives_check);
+    // A noisy hash move is where this node's play is; quiet alternatives
+    // are less likely to matter.
+    reduction += i32::from(late.quiet && node.tt_move_noisy);
+    if late.quiet {
+        let cap = 2 * lmr_history_divisor();
+        reduction -= late.order_score.clamp(-cap, cap) / lmr_history_divisor();
+    }
+    reduction.clamp(0, (new_depth - 1).max(0))
+}
+
 impl Searcher<'_> {
     fn previous_moves(&self, ply: usize) -> PrevMoves {
         CONTINUATION_PLIES.map(|back| {
@@ -200,64 +371,35 @@ impl Searcher<'_> {
             return s;
         }
 
-        let raw_eval = if in_check {
-            EVAL_NONE
+        let (raw_eval, static_eval, eval) = if in_check {
+            (EVAL_NONE, EVAL_NONE, EVAL_NONE)
         } else {
-            match tt_entry {
-                Some(e) if e.eval != EVAL_NONE => e.eval,
-                _ => self.evaluate(pos, key, ply),
-            }
+            self.node_evals(&NodeAt { pos, key, ply }, tt_entry)
         };
-        let static_eval = if in_check {
-            EVAL_NONE
-        } else {
-            self.history.correction.corrected(pos, raw_eval)
-        };
-        let mut eval = static_eval;
-        if let (Some(e), Some(s)) = (tt_entry, tt_score)
-            && !in_check
-            && (e.bound == Bound::Exact
-                || (e.bound == Bound::Lower && s > eval)
-                || (e.bound == Bound::Upper && s < eval))
-        {
-            eval = s;
-        }
         self.frames[ply].static_eval = static_eval;
         if tt_entry.is_none() && excluded.is_none() {
             self.judge_previous_move_by_eval(static_eval, ply);
         }
-        let improving = !in_check
-            && ply >= 2
-            && self.frames[ply - 2].static_eval != EVAL_NONE
-            && static_eval > self.frames[ply - 2].static_eval;
+        let improving = self.is_improving(static_eval, ply);
         if ply + 2 < self.frames.len() {
             self.frames[ply + 2].killers = [None; 2];
         }
 
+        // En passant counts as quiet here: rare, and not worth a lookup.
+        let tt_move_noisy = !tt_move.is_none()
+            && (tt_move.promotion().is_some() || pos.them().contains(tt_move.to()));
+        let node = Node {
+            pv_node,
+            cut_node,
+            in_check,
+            improving,
+            eval,
+            tt_move_noisy,
+        };
         if !pv_node && !in_check && excluded.is_none() {
-            // Reverse futility: far above beta, a quiet move will not fall below it.
-            let margin = rfp_margin() * (depth - i32::from(improving));
-            if depth <= rfp_max_depth() && eval - margin >= beta && eval < MATE_BOUND {
-                return eval;
-            }
-            // Razoring: hopeless positions only get a quiescence look.
-            if depth <= razor_max_depth() && eval + razor_margin() * depth < alpha {
-                let q = self.quiescence(pos, key, alpha, alpha + 1, ply);
-                if q <= alpha {
-                    return q;
-                }
-            }
-            if let Some(score) = self.try_null_move(pos, depth, eval, beta, ply, cut_node) {
-                return score;
-            }
-            let probe = ProbCut {
-                depth,
-                beta,
-                static_eval,
-                raw_eval,
-                cut_node,
-            };
-            if let Some(score) = self.try_probcut(pos, key, ply, &probe, tt_entry) {
+            let at = NodeAt { pos, key, ply };
+            let evals = (static_eval, raw_eval);
+            if let Some(score) = self.prune_node(&at, depth, alpha, beta, &node, evals, tt_entry) {
                 return score;
             }
         }
@@ -267,10 +409,6 @@ impl Searcher<'_> {
         if depth >= iir_min_depth() && tt_move.is_none() && (pv_node || cut_node) {
             depth -= 1;
         }
-
-        // En passant counts as quiet here: rare, and not worth a lookup.
-        let tt_move_noisy = !tt_move.is_none()
-            && (tt_move.promotion().is_some() || pos.them().contains(tt_move.to()));
         let prev = self.previous_moves(ply);
         let killers = self.frames[ply].killers;
         let quiet_keys = QuietKeys::of(pos);
@@ -282,10 +420,7 @@ impl Searcher<'_> {
         let mut best_move: Option<Move> = None;
         let mut move_count = 0usize;
         let mut skip_quiets = false;
-        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
-        let mut quiet_count = 0;
-        let mut noisy_tried: [Option<Move>; 32] = [None; 32];
-        let mut noisy_count = 0;
+        let mut tried = Tried::new();
 
         while let Some((m, order_score)) = picker.pick_main(pos, self.history) {
             if Some(m) == excluded || (root && self.root_excluded.contains(&m)) {
@@ -298,36 +433,19 @@ impl Searcher<'_> {
             move_count += 1;
 
             if !root && best_score > -MATE_BOUND {
-                if quiet {
-                    let lmp_limit = (lmp_base() + depth * depth) / (2 - i32::from(improving));
-                    if move_count as i32 > lmp_limit {
+                let late = LateMove {
+                    m,
+                    quiet,
+                    move_count,
+                    order_score,
+                };
+                match prune_late_move(pos, &late, depth, alpha, &node) {
+                    Prune::Search => {}
+                    Prune::Skip => continue,
+                    Prune::SkipQuiets => {
                         skip_quiets = true;
                         continue;
                     }
-                    // Judge a late quiet move by the depth it would be
-                    // searched to after its reduction.
-                    let lmr_depth = (depth - 1 - base_reduction(depth, move_count)).max(0);
-                    // A quiet check may be the start of an attack the
-                    // static eval cannot see, so only LMP drops it.
-                    let futile = !in_check
-                        && lmr_depth <= futility_max_depth()
-                        && eval + futility_base() + futility_per_depth() * lmr_depth <= alpha;
-                    let bad_history = depth <= history_prune_max_depth()
-                        && order_score < -history_prune_margin() * depth
-                        && order_score > -100_000_000;
-                    if (futile
-                        || bad_history
-                        || (lmr_depth <= see_prune_max_depth()
-                            && !see_ge(pos, m, -see_quiet_margin() * lmr_depth)))
-                        && !gives_check(pos, m)
-                    {
-                        continue;
-                    }
-                } else if depth <= see_prune_max_depth()
-                    && !see_ge(pos, m, -see_capture_margin() * depth * depth)
-                    && !gives_check(pos, m)
-                {
-                    continue;
                 }
             }
 
@@ -340,32 +458,10 @@ impl Searcher<'_> {
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
                 && s.abs() < MATE_BOUND
             {
-                let singular_beta = s - 2 * depth;
-                self.frames[ply].excluded = Some(m);
-                let v = self.negamax(
-                    pos,
-                    key,
-                    (depth - 1) / 2,
-                    singular_beta - 1,
-                    singular_beta,
-                    ply,
-                    cut_node,
-                );
-                self.frames[ply].excluded = None;
-                if self.stopped {
-                    return 0;
-                }
-                if v < singular_beta {
-                    extension = if !pv_node && v < singular_beta - singular_double_margin() {
-                        2
-                    } else {
-                        1
-                    };
-                } else if singular_beta >= beta {
-                    // Multi-cut: even without the hash move this node fails high.
-                    return singular_beta;
-                } else if s >= beta {
-                    extension = -1;
+                let at = NodeAt { pos, key, ply };
+                match self.singular_extension(&at, m, s, depth, beta, &node) {
+                    Singular::Extend(by) => extension = by,
+                    Singular::Return(score) => return score,
                 }
             }
 
@@ -392,50 +488,26 @@ impl Searcher<'_> {
                     !pv_node && !cut_node,
                 )
             } else {
-                let mut reduction = 0;
-                if depth >= lmr_min_depth() && (quiet || is_bad_noisy(order_score)) {
-                    reduction = base_reduction(depth, move_count);
-                    reduction += i32::from(!pv_node);
-                    reduction += i32::from(cut_node);
-                    reduction -= i32::from(improving);
-                    reduction -= i32::from(gives_check);
-                    // A noisy hash move is where this node's play is; quiet
-                    // alternatives are less likely to matter.
-                    reduction += i32::from(quiet && tt_move_noisy);
-                    if quiet {
-                        reduction -= order_score
-                            .clamp(-2 * lmr_history_divisor(), 2 * lmr_history_divisor())
-                            / lmr_history_divisor();
-                    }
-                    reduction = reduction.clamp(0, (new_depth - 1).max(0));
-                }
-                let mut s = -self.negamax(
-                    &child,
-                    child_key,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    true,
-                );
-                let deeper = s > best_score + lmr_deeper_margin() + 2 * new_depth;
-                let shallower = s < best_score + lmr_shallower_margin();
-                let research_depth = new_depth + i32::from(deeper) - i32::from(shallower);
-                if s > alpha && reduction > 0 && research_depth > new_depth - reduction {
-                    s = -self.negamax(
-                        &child,
-                        child_key,
-                        research_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        !cut_node,
-                    );
-                }
-                if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, false);
-                }
-                s
+                let late = LateMove {
+                    m,
+                    quiet,
+                    move_count,
+                    order_score,
+                };
+                let reduction = late_move_reduction(&late, depth, new_depth, gives_check, &node);
+                let at = NodeAt {
+                    pos: &child,
+                    key: child_key,
+                    ply: ply + 1,
+                };
+                let plan = LateSearch {
+                    new_depth,
+                    reduction,
+                    alpha,
+                    beta,
+                    best_score,
+                };
+                self.search_late_move(&at, &plan, &node)
             };
             self.unmake();
             if root {
@@ -456,14 +528,7 @@ impl Searcher<'_> {
                         self.root_best = Some((score, self.pv.line(0)));
                     }
                     if score >= beta {
-                        self.reward_cutoff(
-                            pos,
-                            m,
-                            depth,
-                            ply,
-                            &quiets_tried[..quiet_count],
-                            &noisy_tried[..noisy_count],
-                        );
+                        self.reward_cutoff(pos, m, depth, ply, &tried);
                         break;
                     }
                     alpha = score;
@@ -477,15 +542,7 @@ impl Searcher<'_> {
                     }
                 }
             }
-            if quiet {
-                if quiet_count < quiets_tried.len() {
-                    quiets_tried[quiet_count] = Some(m);
-                    quiet_count += 1;
-                }
-            } else if noisy_count < noisy_tried.len() {
-                noisy_tried[noisy_count] = Some(m);
-                noisy_count += 1;
-            }
+            tried.push(m, quiet);
         }
 
         let no_legal_moves = picker.is_empty();
@@ -512,28 +569,206 @@ impl Searcher<'_> {
             } else {
                 Bound::Upper
             };
-            self.tt.store(
-                key,
-                TtEntry {
-                    mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
-                    score: score_to_tt(best_score, ply),
-                    eval: raw_eval,
-                    depth,
-                    bound,
-                },
-            );
-            if !in_check
-                && best_move.is_none_or(is_quiet)
-                && best_score.abs() < MATE_BOUND
-                && !(bound == Bound::Lower && best_score <= static_eval)
-                && !(bound == Bound::Upper && best_score >= static_eval)
-            {
-                self.history
-                    .correction
-                    .learn(pos, depth, static_eval, best_score);
-            }
+            let outcome = Outcome {
+                best_move,
+                best_score,
+                bound,
+                depth,
+                raw_eval,
+                static_eval,
+            };
+            self.record(&NodeAt { pos, key, ply }, &outcome);
         }
         best_score
+    }
+
+    /// The raw static evaluation (from the hash table when it has one),
+    /// the same corrected by correction history, and the node's working
+    /// evaluation: the corrected one, or the hash score where its bound says
+    /// the truth lies beyond it. Not for positions in check.
+    fn node_evals(&mut self, at: &NodeAt, tt_entry: Option<TtEntry>) -> (i32, i32, i32) {
+        let raw_eval = match tt_entry {
+            Some(e) if e.eval != EVAL_NONE => e.eval,
+            _ => self.evaluate(at.pos, at.key, at.ply),
+        };
+        let static_eval = self.history.correction.corrected(at.pos, raw_eval);
+        let eval = match tt_entry {
+            Some(e) => {
+                let s = score_from_tt(e.score, at.ply);
+                let tighter = e.bound == Bound::Exact
+                    || (e.bound == Bound::Lower && s > static_eval)
+                    || (e.bound == Bound::Upper && s < static_eval);
+                if tighter { s } else { static_eval }
+            }
+            None => static_eval,
+        };
+        (raw_eval, static_eval, eval)
+    }
+
+    /// Whether the side to move stands better than at its previous turn.
+    fn is_improving(&self, static_eval: i32, ply: usize) -> bool {
+        static_eval != EVAL_NONE
+            && ply >= 2
+            && self.frames[ply - 2].static_eval != EVAL_NONE
+            && static_eval > self.frames[ply - 2].static_eval
+    }
+
+    /// Whole-node pruning before any move is searched, at non-PV nodes
+    /// out of check: reverse futility, razoring, null move and ProbCut.
+    /// `evals` is the corrected and the raw static evaluation.
+    #[allow(clippy::too_many_arguments)]
+    fn prune_node(
+        &mut self,
+        at: &NodeAt,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        node: &Node,
+        evals: (i32, i32),
+        tt_entry: Option<TtEntry>,
+    ) -> Option<i32> {
+        let NodeAt { pos, key, ply } = *at;
+        let eval = node.eval;
+        // Reverse futility: far above beta, a quiet move will not fall below it.
+        let margin = rfp_margin() * (depth - i32::from(node.improving));
+        if depth <= rfp_max_depth() && eval - margin >= beta && eval < MATE_BOUND {
+            return Some(eval);
+        }
+        // Razoring: hopeless positions only get a quiescence look.
+        if depth <= razor_max_depth() && eval + razor_margin() * depth < alpha {
+            let q = self.quiescence(pos, key, alpha, alpha + 1, ply);
+            if q <= alpha {
+                return Some(q);
+            }
+        }
+        if let Some(score) = self.try_null_move(pos, depth, eval, beta, ply, node.cut_node) {
+            return Some(score);
+        }
+        let (static_eval, raw_eval) = evals;
+        let probe = ProbCut {
+            depth,
+            beta,
+            static_eval,
+            raw_eval,
+            cut_node: node.cut_node,
+        };
+        self.try_probcut(pos, key, ply, &probe, tt_entry)
+    }
+
+    /// A move after the first: a null-window search at reduced depth,
+    /// re-searched at full depth (a ply more or less by how clearly it
+    /// beat the best so far) when it beats alpha, and with the full window
+    /// at PV nodes when it lands inside it. The score is the mover's.
+    fn search_late_move(&mut self, child: &NodeAt, plan: &LateSearch, node: &Node) -> i32 {
+        let NodeAt { pos, key, ply } = *child;
+        let LateSearch {
+            new_depth,
+            reduction,
+            alpha,
+            beta,
+            best_score,
+        } = *plan;
+        let mut s = -self.negamax(
+            pos,
+            key,
+            new_depth - reduction,
+            -alpha - 1,
+            -alpha,
+            ply,
+            true,
+        );
+        let deeper = s > best_score + lmr_deeper_margin() + 2 * new_depth;
+        let shallower = s < best_score + lmr_shallower_margin();
+        let research_depth = new_depth + i32::from(deeper) - i32::from(shallower);
+        if s > alpha && reduction > 0 && research_depth > new_depth - reduction {
+            s = -self.negamax(
+                pos,
+                key,
+                research_depth,
+                -alpha - 1,
+                -alpha,
+                ply,
+                !node.cut_node,
+            );
+        }
+        if s > alpha && s < beta && node.pv_node {
+            s = -self.negamax(pos, key, new_depth, -beta, -alpha, ply, false);
+        }
+        s
+    }
+
+    /// Stores a finished node in the hash table and lets its score correct
+    /// the static evaluation where the two can be compared.
+    fn record(&mut self, at: &NodeAt, outcome: &Outcome) {
+        let Outcome {
+            best_move,
+            best_score,
+            bound,
+            depth,
+            raw_eval,
+            static_eval,
+        } = *outcome;
+        self.tt.store(
+            at.key,
+            TtEntry {
+                mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
+                score: score_to_tt(best_score, at.ply),
+                eval: raw_eval,
+                depth,
+                bound,
+            },
+        );
+        if static_eval != EVAL_NONE
+            && best_move.is_none_or(is_quiet)
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.history
+                .correction
+                .learn(at.pos, depth, static_eval, best_score);
+        }
+    }
+
+    /// Singular extension: a search of the node without the hash move, at
+    /// half depth and below the hash score, tells whether that move is the
+    /// only good one (extend it), one of several (extend nothing, or even
+    /// reduce it), or whether the node fails high without it (multi-cut).
+    fn singular_extension(
+        &mut self,
+        at: &NodeAt,
+        m: Move,
+        tt_score: i32,
+        depth: i32,
+        beta: i32,
+        node: &Node,
+    ) -> Singular {
+        let singular_beta = tt_score - 2 * depth;
+        self.frames[at.ply].excluded = Some(m);
+        let v = self.negamax(
+            at.pos,
+            at.key,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            at.ply,
+            node.cut_node,
+        );
+        self.frames[at.ply].excluded = None;
+        if self.stopped {
+            return Singular::Return(0);
+        }
+        if v < singular_beta {
+            let double = !node.pv_node && v < singular_beta - singular_double_margin();
+            Singular::Extend(if double { 2 } else { 1 })
+        } else if singular_beta >= beta {
+            // Multi-cut: even without the hash move this node fails high.
+            Singular::Return(singular_beta)
+        } else if tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     fn try_null_move(
@@ -667,15 +902,7 @@ impl Searcher<'_> {
         }
     }
 
-    fn reward_cutoff(
-        &mut self,
-        pos: &Chess,
-        m: Move,
-        depth: i32,
-        ply: usize,
-        quiets: &[Option<Move>],
-        noisy: &[Option<Move>],
-    ) {
+    fn reward_cutoff(&mut self, pos: &Chess, m: Move, depth: i32, ply: usize, tried: &Tried) {
         let b = bonus(depth);
         let color = pos.turn();
         let prev = self.previous_moves(ply);
@@ -688,13 +915,13 @@ impl Searcher<'_> {
             self.history.set_countermove(prev[0], m);
             let keys = self.frames[ply].quiet_keys;
             self.history.update_quiet(color, m, prev, keys, b);
-            for q in quiets.iter().flatten() {
+            for q in tried.quiets() {
                 self.history.update_quiet(color, *q, prev, keys, -b);
             }
         } else if let Some(c) = captured_role(m) {
             self.history.update_capture(color, m, c, b);
         }
-        for n in noisy.iter().flatten() {
+        for n in tried.noisy() {
             if let Some(c) = captured_role(*n) {
                 self.history.update_capture(color, *n, c, -b);
             }
