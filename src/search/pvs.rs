@@ -699,34 +699,26 @@ impl Searcher<'_> {
 
     /// Stores a finished node in the hash table and lets its score correct
     /// the static evaluation where the two can be compared.
-    fn record(&mut self, at: &NodeAt, outcome: &Outcome) {
-        let Outcome {
-            best_move,
-            best_score,
-            bound,
-            depth,
-            raw_eval,
-            static_eval,
-        } = *outcome;
+    fn record(&mut self, at: &NodeAt, o: &Outcome) {
         self.tt.store(
             at.key,
             TtEntry {
-                mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
-                score: score_to_tt(best_score, at.ply),
-                eval: raw_eval,
-                depth,
-                bound,
+                mv: o.best_move.map_or(PackedMove::NONE, PackedMove::new),
+                score: score_to_tt(o.best_score, at.ply),
+                eval: o.raw_eval,
+                depth: o.depth,
+                bound: o.bound,
             },
         );
-        if static_eval != EVAL_NONE
-            && best_move.is_none_or(is_quiet)
-            && best_score.abs() < MATE_BOUND
-            && !(bound == Bound::Lower && best_score <= static_eval)
-            && !(bound == Bound::Upper && best_score >= static_eval)
+        if o.static_eval != EVAL_NONE
+            && o.best_move.is_none_or(is_quiet)
+            && o.best_score.abs() < MATE_BOUND
+            && !(o.bound == Bound::Lower && o.best_score <= o.static_eval)
+            && !(o.bound == Bound::Upper && o.best_score >= o.static_eval)
         {
             self.history
                 .correction
-                .learn(at.pos, depth, static_eval, best_score);
+                .learn(at.pos, o.depth, o.static_eval, o.best_score);
         }
     }
 
