@@ -36,8 +36,7 @@ impl EvalCache {
 
     pub fn get(&self, key: u64) -> Option<i32> {
         let entry = self.slots[Self::slot(key)];
-        (entry != 0 && entry >> EVAL_BITS << EVAL_BITS == Self::tag(key))
-            .then_some(i32::from(entry as u16 as i16))
+        (entry != 0 && Self::tag(entry) == Self::tag(key)).then_some(i32::from(entry as u16 as i16))
     }
 
     /// Remembers `eval`, which must fit in an `i16` (as the hash table's

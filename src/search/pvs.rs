@@ -374,7 +374,7 @@ impl Searcher<'_> {
         let (raw_eval, static_eval, eval) = if in_check {
             (EVAL_NONE, EVAL_NONE, EVAL_NONE)
         } else {
-            self.node_evals(&NodeAt { pos, key, ply }, tt_entry)
+            self.node_evals(&NodeAt { pos, key, ply }, tt_entry, tt_score)
         };
         self.frames[ply].static_eval = static_eval;
         if tt_entry.is_none() && excluded.is_none() {
@@ -586,23 +586,34 @@ impl Searcher<'_> {
     /// the same corrected by correction history, and the node's working
     /// evaluation: the corrected one, or the hash score where its bound says
     /// the truth lies beyond it. Not for positions in check.
-    fn node_evals(&mut self, at: &NodeAt, tt_entry: Option<TtEntry>) -> (i32, i32, i32) {
-        let raw_eval = match tt_entry {
-            Some(e) if e.eval != EVAL_NONE => e.eval,
-            _ => self.evaluate(at.pos, at.key, at.ply),
-        };
+    fn node_evals(
+        &mut self,
+        at: &NodeAt,
+        tt_entry: Option<TtEntry>,
+        tt_score: Option<i32>,
+    ) -> (i32, i32, i32) {
+        let raw_eval = self.raw_eval(at, tt_entry);
         let static_eval = self.history.correction.corrected(at.pos, raw_eval);
-        let eval = match tt_entry {
-            Some(e) => {
-                let s = score_from_tt(e.score, at.ply);
-                let tighter = e.bound == Bound::Exact
+        let eval = match (tt_entry, tt_score) {
+            (Some(e), Some(s))
+                if e.bound == Bound::Exact
                     || (e.bound == Bound::Lower && s > static_eval)
-                    || (e.bound == Bound::Upper && s < static_eval);
-                if tighter { s } else { static_eval }
+                    || (e.bound == Bound::Upper && s < static_eval) =>
+            {
+                s
             }
-            None => static_eval,
+            _ => static_eval,
         };
         (raw_eval, static_eval, eval)
+    }
+
+    /// The uncorrected static evaluation: the one stored with the hash
+    /// entry when it has one, else computed.
+    fn raw_eval(&mut self, at: &NodeAt, tt_entry: Option<TtEntry>) -> i32 {
+        match tt_entry {
+            Some(e) if e.eval != EVAL_NONE => e.eval,
+            _ => self.evaluate(at.pos, at.key, at.ply),
+        }
     }
 
     /// Whether the side to move stands better than at its previous turn.
@@ -961,10 +972,7 @@ impl Searcher<'_> {
             stand_pat = EVAL_NONE;
             best_score = -INFINITY;
         } else {
-            raw_eval = match tt_entry {
-                Some(e) if e.eval != EVAL_NONE => e.eval,
-                _ => self.evaluate(pos, key, ply),
-            };
+            raw_eval = self.raw_eval(&NodeAt { pos, key, ply }, tt_entry);
             stand_pat = self.history.correction.corrected(pos, raw_eval);
             best_score = stand_pat;
             if let Some(e) = tt_entry {
