@@ -77,6 +77,8 @@ struct Node {
     cut_node: bool,
     in_check: bool,
     improving: bool,
+    /// The opponent's last move lowered their own static evaluation.
+    opponent_worsening: bool,
     /// The static evaluation, or the hash score where its bound is tighter.
     eval: i32,
     tt_move_noisy: bool,
@@ -381,6 +383,7 @@ impl Searcher<'_> {
             self.judge_previous_move_by_eval(static_eval, ply);
         }
         let improving = self.is_improving(static_eval, ply);
+        let opponent_worsening = self.is_opponent_worsening(static_eval, ply);
         if ply + 2 < self.frames.len() {
             self.frames[ply + 2].killers = [None; 2];
         }
@@ -393,6 +396,7 @@ impl Searcher<'_> {
             cut_node,
             in_check,
             improving,
+            opponent_worsening,
             eval,
             tt_move_noisy,
         };
@@ -624,6 +628,15 @@ impl Searcher<'_> {
             && static_eval > self.frames[ply - 2].static_eval
     }
 
+    /// Whether the opponent's last move left them worse off by their own
+    /// static evaluation than before it.
+    fn is_opponent_worsening(&self, static_eval: i32, ply: usize) -> bool {
+        static_eval != EVAL_NONE
+            && ply >= 1
+            && self.frames[ply - 1].static_eval != EVAL_NONE
+            && static_eval > -self.frames[ply - 1].static_eval
+    }
+
     /// Whole-node pruning before any move is searched, at non-PV nodes
     /// out of check: reverse futility, razoring, null move and ProbCut.
     /// `evals` is the corrected and the raw static evaluation.
@@ -641,7 +654,10 @@ impl Searcher<'_> {
         let NodeAt { pos, key, ply } = *at;
         let eval = node.eval;
         // Reverse futility: far above beta, a quiet move will not fall below it.
-        let margin = rfp_margin() * (depth - i32::from(node.improving));
+        let mut margin = rfp_margin() * (depth - i32::from(node.improving));
+        if node.opponent_worsening {
+            margin -= margin / 3;
+        }
         if depth <= rfp_max_depth() && eval - margin >= beta && eval < MATE_BOUND {
             return Some(eval);
         }
