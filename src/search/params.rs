@@ -81,6 +81,9 @@ tunables! {
 
     rfp_max_depth: i32 = 8, 3..=14;
     rfp_margin: i32 = 75, 30..=160;
+    /// The margin loses 1/N of itself when the opponent's last move
+    /// worsened their own static evaluation.
+    rfp_worsening_divisor: i32 = 3, 2..=8;
 
     razor_max_depth: i32 = 3, 1..=6;
     razor_margin: i32 = 240, 100..=500;

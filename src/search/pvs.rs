@@ -656,7 +656,7 @@ impl Searcher<'_> {
         // Reverse futility: far above beta, a quiet move will not fall below it.
         let mut margin = rfp_margin() * (depth - i32::from(node.improving));
         if node.opponent_worsening {
-            margin -= margin / 3;
+            margin -= margin / rfp_worsening_divisor();
         }
         if depth <= rfp_max_depth() && eval - margin >= beta && eval < MATE_BOUND {
             return Some(eval);
