@@ -192,7 +192,7 @@ pub const PHASE_TOTAL: i32 = 24;
 pub const KING_ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
 /// Mop-up of a lone king: drive it to the edge, bring our king close.
 pub const MOPUP_EDGE: i32 = 10;
-pub const MOPUP_KINGS_CLOSE: i32 = 4;
+pub const MOPUP_KINGS_CLOSE: i32 = 6;
 /// In KBNK, weight of the lone king's nearness to a corner of the bishop's
 /// colour, in units of the edge term.
 pub const MOPUP_KBNK_CORNER: i32 = 8;

@@ -135,8 +135,13 @@ impl History {
         let pt = PieceTo::new(color, m);
         let mut score = i32::from(self.butterfly[butterfly_index(color, m, keys.threats)]);
         score += i32::from(self.pawn[keys.pawns * PIECE_TO + pt.index()]);
-        for p in prev.into_iter().flatten() {
-            score += i32::from(self.continuation[p.index() * PIECE_TO + pt.index()]);
+        for (back, p) in prev.into_iter().enumerate() {
+            if let Some(p) = p {
+                // The reply to the previous move counts twice: it is the
+                // pairing that most often decides a quiet move's worth.
+                let weight = if back == 0 { 2 } else { 1 };
+                score += weight * i32::from(self.continuation[p.index() * PIECE_TO + pt.index()]);
+            }
         }
         score
     }

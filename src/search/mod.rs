@@ -186,6 +186,8 @@ pub struct Searcher<'a> {
     time: TimeManager,
     nodes: u64,
     seldepth: usize,
+    /// The depth of the iteration under way.
+    root_depth: usize,
     stopped: bool,
     /// Keys of the game so far, then of the search path.
     keys: Vec<u64>,
@@ -225,6 +227,7 @@ impl<'a> Searcher<'a> {
             time: TimeManager::new(limits, root.board().turn(), options.move_overhead_ms),
             nodes: 0,
             seldepth: 0,
+            root_depth: 0,
             stopped: false,
             keys,
             root_index,
@@ -408,6 +411,7 @@ impl<'a> Searcher<'a> {
             (-INFINITY, INFINITY)
         };
         self.root_best = None;
+        self.root_depth = depth as usize;
         loop {
             let score = self.negamax(board, key, depth, alpha, beta, 0, false);
             if self.stopped {

@@ -20,6 +20,11 @@ pub fn is_bad_noisy(score: i32) -> bool {
     score < -100_000_000
 }
 
+/// Whether an ordering score is a killer's or the countermove's.
+pub fn is_refutation(score: i32) -> bool {
+    (COUNTERMOVE..GOOD_CAPTURE).contains(&score)
+}
+
 /// Where a main-search picker is: the hash move is handed out before any
 /// other move is scored, since it often cuts the node off on its own.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 use shakmaty::{Chess, Move, Position as _, Role};
 
 use super::history::{PieceTo, PrevMoves, QuietKeys, bonus, captured_role};
-use super::ordering::{MovePicker, is_bad_noisy};
+use super::ordering::{MovePicker, is_bad_noisy, is_refutation};
 use super::params::*;
 use super::see::{see_ge, value};
 use super::{DRAW, EVAL_NONE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, base_reduction};
@@ -237,7 +237,11 @@ fn late_move_reduction(
     // A noisy hash move is where this node's play is; quiet alternatives
     // are less likely to matter.
     reduction += i32::from(late.quiet && node.tt_move_noisy);
-    if late.quiet {
+    if late.quiet && is_refutation(late.order_score) {
+        // Killers and the countermove have cut elsewhere, not here: one
+        // ply, not the two the best history earns.
+        reduction -= 1;
+    } else if late.quiet {
         let cap = 2 * lmr_history_divisor();
         reduction -= late.order_score.clamp(-cap, cap) / lmr_history_divisor();
     }
@@ -457,6 +461,8 @@ impl Searcher<'_> {
             if let (Some(e), Some(s)) = (tt_entry, tt_score)
                 && !root
                 && depth >= singular_min_depth()
+                // Far below the root, extensions only feed each other.
+                && ply < 2 * self.root_depth
                 && tt_move.matches(m)
                 && e.depth >= depth - singular_tt_depth_slack()
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
