@@ -7,8 +7,8 @@ use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Role, Square};
 
 use super::correction::Correction;
 use super::params::{
-    CONTINUATION_PLIES, HISTORY_MAX, PAWN_HISTORY_ENTRIES, history_bonus_max,
-    history_bonus_per_depth,
+    CONTINUATION_PLIES, COUNTERMOVE_HISTORY_WEIGHT, HISTORY_MAX, PAWN_HISTORY_ENTRIES,
+    history_bonus_max, history_bonus_per_depth,
 };
 use crate::position::{attacked_by, pawn_hash};
 
@@ -137,9 +137,13 @@ impl History {
         score += i32::from(self.pawn[keys.pawns * PIECE_TO + pt.index()]);
         for (back, p) in prev.into_iter().enumerate() {
             if let Some(p) = p {
-                // The reply to the previous move counts twice: it is the
-                // pairing that most often decides a quiet move's worth.
-                let weight = if back == 0 { 2 } else { 1 };
+                // The reply to the previous move is the pairing that most
+                // often decides a quiet move's worth.
+                let weight = if back == 0 {
+                    COUNTERMOVE_HISTORY_WEIGHT
+                } else {
+                    1
+                };
                 score += weight * i32::from(self.continuation[p.index() * PIECE_TO + pt.index()]);
             }
         }

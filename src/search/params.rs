@@ -177,6 +177,12 @@ pub const PAWN_HISTORY_ENTRIES: usize = 512;
 /// How many plies back the moves are that continuation history pairs with
 /// the move being scored.
 pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
+/// The continuation history of the reply to the previous move counts this
+/// many times in a quiet move's ordering score; the older pairings once.
+pub const COUNTERMOVE_HISTORY_WEIGHT: i32 = 2;
+/// Singular extensions are tried only at plies below this many times the
+/// iteration depth: far below the root, extensions only feed each other.
+pub const SINGULAR_MAX_PLY_PER_DEPTH: usize = 2;
 // The countermove table is keyed by the first of these, the previous move.
 const _: () = assert!(CONTINUATION_PLIES[0] == 1);
 

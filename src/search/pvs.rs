@@ -461,8 +461,7 @@ impl Searcher<'_> {
             if let (Some(e), Some(s)) = (tt_entry, tt_score)
                 && !root
                 && depth >= singular_min_depth()
-                // Far below the root, extensions only feed each other.
-                && ply < 2 * self.root_depth
+                && ply < SINGULAR_MAX_PLY_PER_DEPTH * self.root_depth
                 && tt_move.matches(m)
                 && e.depth >= depth - singular_tt_depth_slack()
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
