@@ -120,6 +120,9 @@ tunables! {
     /// 2 per ply), one ply shallower when it barely beats it.
     lmr_deeper_margin: i32 = 40, 0..=120;
     lmr_shallower_margin: i32 = 10, 0..=40;
+    /// One ply less reduction where correction history moved the static
+    /// evaluation by at least this many centipawns.
+    lmr_correction_threshold: i32 = 32, 4..=128;
 
     qs_delta_margin: i32 = 180, 50..=400;
     /// Quiet check evasions searched in quiescence once one line avoids mate.

@@ -81,6 +81,9 @@ struct Node {
     opponent_worsening: bool,
     /// The static evaluation, or the hash score where its bound is tighter.
     eval: i32,
+    /// How far correction history moved the raw evaluation: large where
+    /// the evaluation is known to misjudge this kind of position.
+    correction: i32,
     tt_move_noisy: bool,
 }
 
@@ -237,6 +240,7 @@ fn late_move_reduction(
     // A noisy hash move is where this node's play is; quiet alternatives
     // are less likely to matter.
     reduction += i32::from(late.quiet && node.tt_move_noisy);
+    reduction -= i32::from(node.correction.abs() >= lmr_correction_threshold());
     if late.quiet && is_refutation(late.order_score) {
         // Killers and the countermove have cut elsewhere, not here: one
         // ply, not the two the best history earns.
@@ -402,6 +406,7 @@ impl Searcher<'_> {
             improving,
             opponent_worsening,
             eval,
+            correction: if in_check { 0 } else { static_eval - raw_eval },
             tt_move_noisy,
         };
         if !pv_node && !in_check && excluded.is_none() {
