@@ -141,6 +141,23 @@ fn known_draws_are_near_zero() {
 }
 
 #[test]
+fn wrong_bishop_with_rook_pawns_is_a_draw_once_the_king_holds_the_corner() {
+    // h8 is dark: a light-squared bishop can never drive the king out.
+    let wrong = "7k/8/7P/8/8/8/2B5/K7 w - - 0 1";
+    let right = "7k/8/7P/8/8/8/3B4/K7 w - - 0 1";
+    let far = "8/8/7P/8/8/2k5/2B5/K7 w - - 0 1";
+    assert_eq!(eval_fen(wrong), 0);
+    assert!(
+        white_eval(right) > 150,
+        "right bishop {}",
+        white_eval(right)
+    );
+    assert!(white_eval(far) > 150, "king away {}", white_eval(far));
+    // The same for Black, and with two pawns on the rook file.
+    assert_eq!(eval_fen("k7/1b6/8/8/p7/p7/8/1K6 b - - 0 1"), 0);
+}
+
+#[test]
 fn term_signs_on_small_positions() {
     // Material and a passed pawn, seen from both sides.
     assert!(white_eval("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1") > 50);

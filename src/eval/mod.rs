@@ -98,9 +98,9 @@ fn evaluate_using(board: &Chess, net_output: impl FnOnce() -> i32) -> i32 {
     }
 }
 
-/// The net's score scaled down in drawish material (no pawns and too little
-/// to mate, opposite-coloured bishops): rules the net, trained on few such
-/// positions, has not learnt reliably.
+/// The net's score scaled down in drawish endings (no pawns and too little
+/// to mate, opposite-coloured bishops, rook pawns with the wrong bishop):
+/// rules the net, trained on few such positions, has not learnt reliably.
 fn with_endgame_scale(board: &Chess, score: i32) -> i32 {
     let white = relative_to(board.turn(), score);
     score * endgame_scale(board.board(), white) / 64
@@ -1098,6 +1098,9 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
             return 6;
         }
     }
+    if wrong_bishop_rook_pawns(board, strong) {
+        return 0;
+    }
     let wb = board.bishops() & board.white();
     let bb = board.bishops() & board.black();
     if wb.single_square().is_some() && bb.single_square().is_some() {
@@ -1108,6 +1111,39 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
         }
     }
     64
+}
+
+/// Bishops and rook pawns only, the bishops unable to cover the pawns'
+/// promotion square, and the lone defending king already beside that
+/// square: the king can never be driven out of the corner.
+fn wrong_bishop_rook_pawns(board: &Board, strong: Color) -> bool {
+    let weak = !strong;
+    let ours = board.by_color(strong);
+    let pawns = board.pawns() & ours;
+    let rook_file = if pawns.is_subset(Bitboard::from_file(File::A)) {
+        File::A
+    } else if pawns.is_subset(Bitboard::from_file(File::H)) {
+        File::H
+    } else {
+        return false;
+    };
+    let bishops = board.bishops() & ours;
+    if pawns.is_empty() || bishops.is_empty() || (ours & !pawns & !bishops & !board.kings()).any() {
+        return false;
+    }
+    if (board.by_color(weak) & !board.pawns() & !board.kings()).any() {
+        return false;
+    }
+    let corner = Square::from_coords(rook_file, strong.fold_wb(Rank::Eighth, Rank::First));
+    let corner_colour = if Bitboard::LIGHT_SQUARES.contains(corner) {
+        Bitboard::LIGHT_SQUARES
+    } else {
+        !Bitboard::LIGHT_SQUARES
+    };
+    let covers_corner = (bishops & corner_colour).any();
+    board
+        .king_of(weak)
+        .is_some_and(|k| !covers_corner && k.distance(corner) <= 1)
 }
 
 /// The complexity features of `layout::COMPLEXITY`, in its order.
