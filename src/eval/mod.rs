@@ -1114,8 +1114,8 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
 }
 
 /// Bishops and rook pawns only, the bishops unable to cover the pawns'
-/// promotion square, and the lone defending king already beside that
-/// square: the king can never be driven out of the corner.
+/// promotion square, and the defending king (with at most pawns beside
+/// it) already next to that square: it can never be driven out.
 fn wrong_bishop_rook_pawns(board: &Board, strong: Color) -> bool {
     let weak = !strong;
     let ours = board.by_color(strong);
