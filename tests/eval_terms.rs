@@ -147,12 +147,9 @@ fn wrong_bishop_with_rook_pawns_is_a_draw_once_the_king_holds_the_corner() {
     let right = "7k/8/7P/8/8/8/3B4/K7 w - - 0 1";
     let far = "8/8/7P/8/8/2k5/2B5/K7 w - - 0 1";
     assert_eq!(eval_fen(wrong), 0);
-    assert!(
-        white_eval(right) > 150,
-        "right bishop {}",
-        white_eval(right)
-    );
-    assert!(white_eval(far) > 150, "king away {}", white_eval(far));
+    let (right, far) = (white_eval(right), white_eval(far));
+    assert!(right > 150, "right bishop {right}");
+    assert!(far > 150, "king away {far}");
     // The same for Black, and with two pawns on the rook file.
     assert_eq!(eval_fen("k7/1b6/8/8/p7/p7/8/1K6 b - - 0 1"), 0);
 }
