@@ -8,7 +8,8 @@ use std::thread::JoinHandle;
 use shakmaty::{CastlingMode, Move};
 
 use crate::position::{Position, PositionError};
-use crate::search::{History, Limits, SearchControl, SearchEvent, SearchOptions, Searcher};
+use crate::search::threads::{SEARCH_STACK_BYTES, search_with_threads};
+use crate::search::{History, Limits, SearchControl, SearchEvent, SearchOptions};
 use crate::tt::{DEFAULT_HASH_MB, TranspositionTable, TtError};
 
 /// Receives a search's events on the search thread.
@@ -17,9 +18,13 @@ pub type Reporter = Box<dyn FnMut(SearchEvent) + Send>;
 /// Receives perft's counts per root move, or None if it was stopped.
 pub type PerftDone = Box<dyn FnOnce(Option<Vec<(Move, u64)>>) + Send>;
 
+/// One history per search thread, the main thread's first; each thread
+/// keeps its own from move to move.
+type Histories = Vec<History>;
+
 struct RunningSearch {
     ctl: Arc<SearchControl>,
-    handle: JoinHandle<Box<History>>,
+    handle: JoinHandle<Histories>,
 }
 
 pub struct Engine {
@@ -29,7 +34,7 @@ pub struct Engine {
     threads: usize,
     search_options: SearchOptions,
     tt: Arc<TranspositionTable>,
-    history: Option<Box<History>>,
+    histories: Histories,
     running: Option<RunningSearch>,
 }
 
@@ -51,7 +56,7 @@ impl Engine {
             threads: 1,
             search_options: SearchOptions::default(),
             tt: Arc::new(tt),
-            history: Some(Box::default()),
+            histories: vec![History::default()],
             running: None,
         }
     }
@@ -104,7 +109,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.stop();
         self.clear_hash();
-        if let Some(h) = self.history.as_mut() {
+        for h in &mut self.histories {
             h.clear();
         }
     }
@@ -146,8 +151,10 @@ impl Engine {
         self.tt.size_mb()
     }
 
+    /// Sets the number of search threads (at least one); a running search
+    /// keeps the number it started with.
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n;
+        self.threads = n.max(1);
     }
 
     pub fn threads(&self) -> usize {
@@ -191,24 +198,31 @@ impl Engine {
         self.stop();
         let ctl = Arc::new(SearchControl::new(limits.ponder));
         let tt = Arc::clone(&self.tt);
-        let mut history = self.history.take().unwrap_or_default();
+        let mut histories = std::mem::take(&mut self.histories);
+        histories.resize_with(self.threads, History::default);
         let position = self.position.clone();
         let options = self.search_options.clone();
         let thread_ctl = Arc::clone(&ctl);
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(64 << 20)
+            .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let mut searcher =
-                    Searcher::new(&position, &limits, &options, &tt, &thread_ctl, &mut history);
-                searcher.run(&position, &options, &mut *report);
-                history
+                search_with_threads(
+                    &position,
+                    &limits,
+                    &options,
+                    &tt,
+                    &thread_ctl,
+                    &mut histories,
+                    &mut *report,
+                );
+                histories
             });
         match spawned {
             Ok(handle) => self.running = Some(RunningSearch { ctl, handle }),
             Err(e) => {
                 log::error!("cannot start the search thread: {e}");
-                self.history = Some(Box::default());
+                self.histories = vec![History::default()];
             }
         }
     }
@@ -219,20 +233,20 @@ impl Engine {
         self.stop();
         let ctl = Arc::new(SearchControl::new(false));
         let thread_ctl = Arc::clone(&ctl);
-        let history = self.history.take().unwrap_or_default();
+        let histories = std::mem::take(&mut self.histories);
         let board = self.position.board().clone();
         let spawned = std::thread::Builder::new()
             .name("perft".into())
             .spawn(move || {
                 let stopped = || thread_ctl.is_stopped();
                 done(crate::tools::perft::divide_until(&board, depth, &stopped));
-                history
+                histories
             });
         match spawned {
             Ok(handle) => self.running = Some(RunningSearch { ctl, handle }),
             Err(e) => {
                 log::error!("cannot start the perft thread: {e}");
-                self.history = Some(Box::default());
+                self.histories = vec![History::default()];
             }
         }
     }
@@ -249,10 +263,10 @@ impl Engine {
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
             match r.handle.join() {
-                Ok(history) => self.history = Some(history),
+                Ok(histories) => self.histories = histories,
                 Err(_) => {
                     log::error!("the search thread panicked");
-                    self.history = Some(Box::default());
+                    self.histories = vec![History::default()];
                 }
             }
         }

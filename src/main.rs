@@ -13,7 +13,7 @@ use shakmaty::CastlingMode;
 const USAGE: &str = "usage: kestrel                      UCI engine on stdin/stdout
        kestrel bench [DEPTH]        fixed search; last line: N nodes M nps
        kestrel perft DEPTH [FEN]    move path count per root move
-       kestrel epd FILE [--movetime MS | --nodes N]  solve an EPD suite (bm/am)
+       kestrel epd FILE [--movetime MS | --nodes N] [--threads N]  solve an EPD suite (bm/am)
        kestrel datagen --out FILE (--games N | --positions N) [--nodes N] [--threads N] [--seed S] [--book FILE]
        kestrel tune --data FILE [--epochs N] [--k K] [--out src/eval/params.rs]
        kestrel nnue-train --data FILE [--epochs N] [--lr X] [--lambda X] [--pure] [--init NET [--anchor X]] [--out src/eval/kestrel.nnue]";
@@ -97,11 +97,13 @@ fn run_epd(args: &[String]) -> Result<(), String> {
         movetime: Some(1000),
         ..Limits::default()
     };
+    let mut threads = 1;
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or(format!("{flag} needs a value"))?;
         match flag.as_str() {
             "--movetime" => limits.movetime = Some(parse_arg(value, flag)?),
+            "--threads" => threads = parse_arg::<usize>(value, flag)?.clamp(1, 256),
             // A node budget instead of a clock: the same answers on a
             // loaded machine as on a quiet one.
             "--nodes" => {
@@ -120,8 +122,8 @@ fn run_epd(args: &[String]) -> Result<(), String> {
     let mut solved = 0;
     for case in &cases {
         tt.clear();
-        let mut history = History::default();
-        let (ok, best) = epd::solve_with(case, &limits, &tt, &mut history);
+        let mut histories: Vec<History> = (0..threads).map(|_| History::default()).collect();
+        let (ok, best) = epd::solve_with(case, &limits, &tt, &mut histories);
         solved += usize::from(ok);
         let shown = best.map_or("0000".to_string(), |m| {
             move_to_uci(m, CastlingMode::Standard)

@@ -85,7 +85,7 @@ fn win_at_chess_slice() {
             nodes: Some(300_000),
             ..Limits::default()
         };
-        let (ok, _) = epd::solve_with(case, &limits, &tt, &mut History::default());
+        let (ok, _) = epd::solve_with(case, &limits, &tt, &mut [History::default()]);
         solved += usize::from(ok);
     }
     assert!(solved >= 25, "solved {solved}/30 at 300k nodes");

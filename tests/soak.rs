@@ -194,16 +194,30 @@ const GOS: &[&str] = &[
 
 #[test]
 fn hundreds_of_go_stop_pairs() {
+    go_stop_pairs(0x50A4, 1000, &[1]);
+}
+
+/// The same with helper threads, their number changed every 40 pairs.
+#[test]
+fn go_stop_pairs_with_helper_threads() {
+    go_stop_pairs(0x7E4D, 400, &[2, 3, 4, 1]);
+}
+
+fn go_stop_pairs(seed: u64, count: usize, thread_counts: &[usize]) {
     let start = Instant::now();
     let mut engine = EngineProcess::start();
     engine.send("uci");
     engine.expect("uciok");
-    let mut rng = Rng::new(0x50A4);
+    let mut rng = Rng::new(seed);
     let mut ledger = Ledger::new(&engine);
     let (mut command, mut pos) = random_position(&mut rng);
     engine.send(&command);
     let mut pairs = 0;
-    for i in 0..1000 {
+    for i in 0..count {
+        if i % 40 == 0 {
+            let threads = thread_counts[i / 40 % thread_counts.len()];
+            engine.send(&format!("setoption name Threads value {threads}"));
+        }
         if rng.chance(15) {
             (command, pos) = random_position(&mut rng);
             engine.send(&command);
@@ -232,7 +246,7 @@ fn hundreds_of_go_stop_pairs() {
     }
     sync(&mut engine, "at the end");
     ledger.check(&engine, "at the end");
-    assert!(ledger.positions.len() >= 1000);
+    assert!(ledger.positions.len() >= count);
     engine.quit_within(QUIT_WITHIN);
     eprintln!(
         "{} gos, {pairs} go/stop pairs in {:?}",
@@ -251,6 +265,7 @@ fn quit_during_a_search_exits_quickly() {
         ("", "go depth 100"),
         ("setoption name Hash value 256", "go infinite"),
         ("setoption name MultiPV value 8", "go infinite"),
+        ("setoption name Threads value 4", "go infinite"),
         (
             "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "go infinite",
@@ -314,6 +329,8 @@ fn ucinewgame_position_and_options_during_a_search() {
             "position startpos moves e2e4",
             "setoption name MultiPV value 3",
             "setoption name Move Overhead value 100",
+            "setoption name Threads value 3",
+            "setoption name Threads value 1",
             "isready",
         ]);
         engine.send(interruption);

@@ -54,10 +54,14 @@ impl Default for SearchOptions {
 const NO_PONDERHIT: u64 = u64::MAX;
 
 /// Shared between the UCI thread and one search: stop, and ponder state.
+/// Helper threads share one of their own, stopped by the main thread, whose
+/// node counter tells the main thread how much they have searched.
 #[derive(Debug)]
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// Nodes published by the searchers under this control.
+    nodes: AtomicU64,
     /// Milliseconds after `started` at which `ponderhit` arrived.
     ponderhit_ms: AtomicU64,
     started: Instant,
@@ -68,6 +72,7 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
+            nodes: AtomicU64::new(0),
             ponderhit_ms: AtomicU64::new(NO_PONDERHIT),
             started: Instant::now(),
         }
@@ -79,6 +84,15 @@ impl SearchControl {
 
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Acquire)
+    }
+
+    pub fn add_nodes(&self, n: u64) {
+        self.nodes.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Nodes published so far (in steps, not every node).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
     }
 
     /// The opponent played the expected move: our clock starts now.

@@ -10,6 +10,7 @@ pub mod ordering;
 pub mod params;
 mod pvs;
 pub mod see;
+pub mod threads;
 pub mod time;
 
 use std::time::Duration;
@@ -181,6 +182,8 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
 pub struct Searcher<'a> {
     tt: &'a TranspositionTable,
     ctl: &'a SearchControl,
+    /// The helper threads' control, read for their node count.
+    helpers: Option<&'a SearchControl>,
     history: &'a mut History,
     limits: &'a Limits,
     time: TimeManager,
@@ -222,6 +225,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             tt,
             ctl,
+            helpers: None,
             history,
             limits,
             time: TimeManager::new(limits, root.board().turn(), options.move_overhead_ms),
@@ -242,15 +246,27 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Counts the nodes of helper threads under `helpers` as this search's
+    /// own in reports and in a `go nodes` budget.
+    pub fn with_helpers(mut self, helpers: &'a SearchControl) -> Self {
+        self.helpers = Some(helpers);
+        self
+    }
+
+    /// Nodes searched by this thread and its helpers.
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.helpers.map_or(0, SearchControl::nodes)
+    }
+
     /// Runs iterative deepening to the limits and reports every line and
-    /// then exactly one best move.
+    /// then exactly one best move. The caller starts the table's new search
+    /// (once for all threads).
     pub fn run(
         &mut self,
         root: &Position,
         options: &SearchOptions,
         report: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
-        self.tt.new_search();
         let board = root.board().clone();
         let key = root.key();
         let legal: Vec<Move> = board.legal_moves().into_iter().collect();
@@ -285,7 +301,7 @@ impl<'a> Searcher<'a> {
                 .best
                 .and_then(|m| self.ponder_move_from_tt(&board, key, m))
         });
-        result.nodes = self.nodes;
+        result.nodes = self.total_nodes();
         result.elapsed = self.ctl.started().elapsed();
         report(SearchEvent::BestMove {
             best: result.best,
@@ -472,7 +488,7 @@ impl<'a> Searcher<'a> {
             multipv: line + 1,
             score,
             bound,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             elapsed: self.ctl.started().elapsed(),
             hashfull: self.tt.hashfull(),
             pv,
@@ -514,12 +530,15 @@ impl<'a> Searcher<'a> {
 
     fn check_limits(&mut self) {
         if let Some(limit) = self.limits.nodes
-            && self.nodes >= limit
+            && self.total_nodes() >= limit
         {
             self.stopped = true;
         }
-        if self.nodes & 1023 == 0 && (self.ctl.is_stopped() || self.time.hard_expired(self.ctl)) {
-            self.stopped = true;
+        if self.nodes & 1023 == 0 {
+            self.ctl.add_nodes(1024);
+            if self.ctl.is_stopped() || self.time.hard_expired(self.ctl) {
+                self.stopped = true;
+            }
         }
     }
 }
@@ -544,6 +563,7 @@ pub fn search_position(
     report: &mut dyn FnMut(SearchEvent),
 ) -> SearchResult {
     let ctl = SearchControl::new(false);
+    tt.new_search();
     let mut searcher = Searcher::new(root, limits, options, tt, &ctl, history);
     searcher.run(root, options, report)
 }

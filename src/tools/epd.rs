@@ -8,7 +8,8 @@ use shakmaty::{Chess, Move};
 use thiserror::Error;
 
 use crate::position::Position;
-use crate::search::{History, Limits, SearchOptions, search_position};
+use crate::search::threads::search_with_threads;
+use crate::search::{History, Limits, SearchControl, SearchOptions};
 use crate::tt::TranspositionTable;
 
 #[derive(Debug, Error)]
@@ -93,27 +94,37 @@ pub fn solve(
     case: &EpdCase,
     movetime: Duration,
     tt: &TranspositionTable,
-    history: &mut History,
+    histories: &mut [History],
 ) -> (bool, Option<Move>) {
     let limits = Limits {
         movetime: Some(movetime.as_millis() as u64),
         ..Limits::default()
     };
-    solve_with(case, &limits, tt, history)
+    solve_with(case, &limits, tt, histories)
 }
 
-/// Searches one case to any limits and says whether it found the move.
+/// Searches one case to any limits, with one thread per history, and says
+/// whether it found the move.
 pub fn solve_with(
     case: &EpdCase,
     limits: &Limits,
     tt: &TranspositionTable,
-    history: &mut History,
+    histories: &mut [History],
 ) -> (bool, Option<Move>) {
     let options = SearchOptions {
         move_overhead_ms: 0,
         ..SearchOptions::default()
     };
-    let result = search_position(&case.position, limits, &options, tt, history, &mut |_| {});
+    let ctl = SearchControl::new(false);
+    let result = search_with_threads(
+        &case.position,
+        limits,
+        &options,
+        tt,
+        &ctl,
+        histories,
+        &mut |_| {},
+    );
     let solved = result.best.is_some_and(|m| case.is_solved_by(m));
     (solved, result.best)
 }
