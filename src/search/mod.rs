@@ -563,9 +563,8 @@ pub fn search_position(
     report: &mut dyn FnMut(SearchEvent),
 ) -> SearchResult {
     let ctl = SearchControl::new(false);
-    tt.new_search();
-    let mut searcher = Searcher::new(root, limits, options, tt, &ctl, history);
-    searcher.run(root, options, report)
+    let histories = std::slice::from_mut(history);
+    threads::search_with_threads(root, limits, options, tt, &ctl, histories, report)
 }
 
 #[cfg(test)]
