@@ -86,7 +86,11 @@ tunables! {
     rfp_worsening_divisor: i32 = 3, 2..=8;
 
     razor_max_depth: i32 = 3, 1..=6;
-    razor_margin: i32 = 240, 100..=500;
+    /// Razoring margin: base plus this times depth squared, so that it
+    /// grows fast enough for a depth-3 node to need a lost position, not
+    /// merely a bad one, before it is left to quiescence.
+    razor_margin: i32 = 250, 100..=500;
+    razor_base: i32 = 300, 0..=600;
 
     nmp_min_depth: i32 = 3, 2..=6;
     nmp_base_reduction: i32 = 3, 1..=6;

@@ -672,7 +672,9 @@ impl Searcher<'_> {
             return Some(eval);
         }
         // Razoring: hopeless positions only get a quiescence look.
-        if depth <= razor_max_depth() && eval + razor_margin() * depth < alpha {
+        if depth <= razor_max_depth()
+            && eval + razor_base() + razor_margin() * depth * depth < alpha
+        {
             let q = self.quiescence(pos, key, alpha, alpha + 1, ply);
             if q <= alpha {
                 return Some(q);
