@@ -270,6 +270,13 @@ impl Searcher<'_> {
         self.is_repetition(pos.halfmoves() as usize)
     }
 
+    /// A draw found in the search, one centipawn either side of zero by
+    /// the node count: the search then does not settle on the first drawn
+    /// line it meets when another equal line may still hold chances.
+    fn draw_score(&self) -> i32 {
+        DRAW - 1 + 2 * (self.nodes & 1) as i32
+    }
+
     /// A repetition inside the search is a draw at once; one that reaches
     /// back before the root needs two earlier occurrences.
     fn is_repetition(&self, halfmoves: usize) -> bool {
@@ -348,7 +355,7 @@ impl Searcher<'_> {
 
         if !root {
             if self.is_draw(pos) {
-                return DRAW;
+                return self.draw_score();
             }
             if ply >= MAX_PLY - 1 {
                 return if in_check {

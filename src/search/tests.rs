@@ -97,7 +97,8 @@ fn threefold_repetition_is_scored_as_a_draw() {
         ..Limits::default()
     };
     let (result, _) = run(&pos, limits, &SearchOptions::default());
-    assert_eq!(result.score, DRAW);
+    // Draws in the search are scored a centipawn either side of zero.
+    assert!((result.score - DRAW).abs() <= 1, "{}", result.score);
     // Without the history the same move is an ordinary developing retreat.
     let fresh = Position::from_fen(&pos.fen()).unwrap();
     let limits = Limits {
@@ -106,7 +107,7 @@ fn threefold_repetition_is_scored_as_a_draw() {
         ..Limits::default()
     };
     let (result, _) = run(&fresh, limits, &SearchOptions::default());
-    assert_ne!(result.score, DRAW);
+    assert!((result.score - DRAW).abs() > 1, "{}", result.score);
 }
 
 #[test]
@@ -128,7 +129,7 @@ fn draw_by_fifty_move_rule_is_seen() {
     // White is a rook up but the next capture-free move ends the game.
     let pos = Position::from_fen("8/8/4k3/8/8/3K4/3R4/8 w - - 99 120").unwrap();
     let (result, _) = run(&pos, Limits::depth(6), &SearchOptions::default());
-    assert_eq!(result.score, DRAW);
+    assert!((result.score - DRAW).abs() <= 1, "{}", result.score);
 }
 
 #[test]
