@@ -71,29 +71,30 @@ def scan(path, engine, high, low):
             if not ours_white and game.headers.get("Black") != engine:
                 continue
             board = game.board()
+            us = chess.WHITE if ours_white else chess.BLACK
             ours = []
             their_last = None
             flagged = False
             last_clock = None
             for node in game.mainline():
-                mover_is_us = board.turn == (chess.WHITE if ours_white else chess.BLACK)
-                before = board.copy(stack=False)
-                board.push(node.move)
+                mover_is_us = board.turn == us
+                # The move number of the move itself, the same for both sides.
+                move_number = board.fullmove_number
                 m = SCORE.match(node.comment)
-                if not m:
-                    continue
-                score, seconds = parse_score(m.group(1)), float(m.group(2))
-                think[mover_is_us][board.fullmove_number].append(seconds)
-                if not mover_is_us:
-                    their_last = -score
-                    continue
-                ours.append(score)
-                if c := CLOCK.search(node.comment):
-                    last_clock = float(c.group(1))
-                if not flagged and score >= high and their_last is not None and their_last <= low:
-                    flagged = True
-                    us = chess.WHITE if ours_white else chess.BLACK
-                    disagreements[f"{material(before, us)} v {material(before, not us)}"] += 1
+                if m:
+                    score, seconds = parse_score(m.group(1)), float(m.group(2))
+                    think[mover_is_us][move_number].append(seconds)
+                    if not mover_is_us:
+                        their_last = -score
+                    else:
+                        ours.append(score)
+                        if c := CLOCK.search(node.comment):
+                            last_clock = float(c.group(1))
+                        disagree = score >= high and their_last is not None and their_last <= low
+                        if disagree and not flagged:
+                            flagged = True
+                            disagreements[f"{material(board, us)} v {material(board, not us)}"] += 1
+                board.push(node.move)
             if ours:
                 result = outcome(game.headers.get("Result", "*"), ours_white)
                 bands[(band(max(ours), min(ours)), result)] += 1
