@@ -9,9 +9,17 @@ For one engine it prints:
     and the median clock left at the end of a game;
   * the material of positions the engine scored at least --high while
     the opponent's last score (turned to the engine's view) was at most
-    --low: where the two evaluations disagree most.
+    --low: where the two evaluations disagree most;
+  * the first swing of each game: a move the engine scored at least
+    --swing-from after which the opponent's reply scored the game at most
+    --swing-to for the engine (a misjudgement that changed the game).
+
+With --positions FILE it also writes those positions as EPD (the first
+disagreement and the first swing of each game, with the move the engine
+played as `pm`), so they can be searched again at other settings.
 
 Usage: python3 uci-scripts/pgn_report.py GAMES.pgn [--engine kestrel]
+           [--positions FILE.epd]
 Needs python-chess (`pip install chess`).
 """
 
@@ -60,22 +68,39 @@ def band(peak, trough):
     return "within +-2.00"
 
 
-def scan(path, engine, high, low):
+def epd_line(board, move, kind, game_no, ours, theirs, result):
+    return (
+        f'{board.epd()} pm {board.san(move)}; id "{kind} game {game_no} move {board.fullmove_number}";'
+        f' c0 "ours {ours:+.2f} theirs {theirs:+.2f}"; c1 "{result}";'
+    )
+
+
+def scan(path, engine, args):
+    high, low = args.high, args.low
+    positions = []
+    swings = collections.Counter()
     bands = collections.Counter()
     think = {True: collections.defaultdict(list), False: collections.defaultdict(list)}
     clock_left = []
     disagreements = collections.Counter()
+    game_no = 0
     with open(path, encoding="utf-8", errors="replace") as f:
         while (game := chess.pgn.read_game(f)) is not None:
+            game_no += 1
             ours_white = game.headers.get("White") == engine
             if not ours_white and game.headers.get("Black") != engine:
                 continue
+            result = outcome(game.headers.get("Result", "*"), ours_white)
             board = game.board()
             us = chess.WHITE if ours_white else chess.BLACK
             ours = []
             their_last = None
             flagged = False
             last_clock = None
+            # Our last move, the position before it and our score, until the
+            # opponent's reply tells whether it was a swing.
+            pending = None
+            swing_seen = False
             for node in game.mainline():
                 mover_is_us = board.turn == us
                 # The move number of the move itself, the same for both sides.
@@ -86,7 +111,19 @@ def scan(path, engine, high, low):
                     think[mover_is_us][move_number].append(seconds)
                     if not mover_is_us:
                         their_last = -score
+                        if pending is not None:
+                            before, move, our_score = pending
+                            swung = our_score >= args.swing_from and their_last <= args.swing_to
+                            if swung and not swing_seen:
+                                swing_seen = True
+                                swings[result] += 1
+                                positions.append(
+                                    epd_line(before, move, "swing", game_no, our_score, their_last, result)
+                                )
+                        pending = None
                     else:
+                        if not swing_seen:
+                            pending = (board.copy(stack=False), node.move, score)
                         ours.append(score)
                         if c := CLOCK.search(node.comment):
                             last_clock = float(c.group(1))
@@ -94,13 +131,15 @@ def scan(path, engine, high, low):
                         if disagree and not flagged:
                             flagged = True
                             disagreements[f"{material(board, us)} v {material(board, not us)}"] += 1
+                            positions.append(
+                                epd_line(board, node.move, "overrated", game_no, score, their_last, result)
+                            )
                 board.push(node.move)
             if ours:
-                result = outcome(game.headers.get("Result", "*"), ours_white)
                 bands[(band(max(ours), min(ours)), result)] += 1
             if last_clock is not None:
                 clock_left.append(last_clock)
-    return bands, think, clock_left, disagreements
+    return bands, think, clock_left, disagreements, swings, positions
 
 
 def main():
@@ -109,8 +148,11 @@ def main():
     ap.add_argument("--engine", default="kestrel")
     ap.add_argument("--high", type=float, default=2.5, help="our score at least (pawns)")
     ap.add_argument("--low", type=float, default=0.7, help="their score at most (pawns, our view)")
+    ap.add_argument("--swing-to", type=float, default=-1.5, help="their reply at most (pawns, our view)")
+    ap.add_argument("--swing-from", type=float, default=-0.5, help="our score at least (pawns)")
+    ap.add_argument("--positions", help="write disagreements and swings to this EPD file")
     args = ap.parse_args()
-    bands, think, clock_left, disagreements = scan(args.pgn, args.engine, args.high, args.low)
+    bands, think, clock_left, disagreements, swings, positions = scan(args.pgn, args.engine, args)
     if not bands:
         sys.exit(f"no scored games of {args.engine} in {args.pgn}")
 
@@ -134,6 +176,16 @@ def main():
     print(f"first position per game scored >= +{args.high} by us, <= +{args.low} by them:")
     for sig, n in disagreements.most_common():
         print(f"  {n:3}  {sig}")
+
+    wdl = " ".join(f"{r}{swings[r]}" for r in "WDL")
+    print(
+        f"games whose first swing (ours >= {args.swing_from:+.2f}, their reply"
+        f" <= {args.swing_to:+.2f}) came in a: {wdl}"
+    )
+    if args.positions:
+        with open(args.positions, "w", encoding="utf-8") as out:
+            out.writelines(line + "\n" for line in positions)
+        print(f"wrote {len(positions)} positions to {args.positions}")
 
 
 if __name__ == "__main__":
