@@ -75,6 +75,13 @@ def epd_line(board, move, kind, game_no, ours, theirs, result):
     )
 
 
+def their_reply_score(node):
+    """The opponent's score for its reply to `node`, turned to our view."""
+    reply = node.next()
+    m = reply and SCORE.match(reply.comment)
+    return -parse_score(m.group(1)) if m else None
+
+
 def scan(path, engine, args):
     high, low = args.high, args.low
     positions = []
@@ -97,9 +104,6 @@ def scan(path, engine, args):
             their_last = None
             flagged = False
             last_clock = None
-            # Our last move, the position before it and our score, until the
-            # opponent's reply tells whether it was a swing.
-            pending = None
             swing_seen = False
             for node in game.mainline():
                 mover_is_us = board.turn == us
@@ -111,19 +115,7 @@ def scan(path, engine, args):
                     think[mover_is_us][move_number].append(seconds)
                     if not mover_is_us:
                         their_last = -score
-                        if pending is not None:
-                            before, move, our_score = pending
-                            swung = our_score >= args.swing_from and their_last <= args.swing_to
-                            if swung and not swing_seen:
-                                swing_seen = True
-                                swings[result] += 1
-                                positions.append(
-                                    epd_line(before, move, "swing", game_no, our_score, their_last, result)
-                                )
-                        pending = None
                     else:
-                        if not swing_seen:
-                            pending = (board.copy(stack=False), node.move, score)
                         ours.append(score)
                         if c := CLOCK.search(node.comment):
                             last_clock = float(c.group(1))
@@ -134,6 +126,14 @@ def scan(path, engine, args):
                             positions.append(
                                 epd_line(board, node.move, "overrated", game_no, score, their_last, result)
                             )
+                        if not swing_seen and score >= args.swing_from:
+                            reply = their_reply_score(node)
+                            if reply is not None and reply <= args.swing_to:
+                                swing_seen = True
+                                swings[result] += 1
+                                positions.append(
+                                    epd_line(board, node.move, "swing", game_no, score, reply, result)
+                                )
                 board.push(node.move)
             if ours:
                 bands[(band(max(ours), min(ours)), result)] += 1
