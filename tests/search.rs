@@ -91,6 +91,25 @@ fn win_at_chess_slice() {
     assert!(solved >= 25, "solved {solved}/30 at 300k nodes");
 }
 
+/// The mistakes set (`uci-scripts/blunder_scan.py`) must stay readable by
+/// `kestrel epd`, and every case must name a move to find and the one to
+/// avoid, both legal.
+#[test]
+fn sf2850_mistakes_set_parses() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/sf2850-mistakes.epd"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let (cases, errors) = epd::parse_suite(&text);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(cases.len(), 112);
+    for case in &cases {
+        assert!(!case.best.is_empty() && case.avoid.len() == 1);
+        assert!(case.best.iter().all(|m| !case.avoid.contains(m)));
+    }
+}
+
 fn bench_signature(depth: &str) -> (u64, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_kestrel"))
         .args(["bench", depth])
