@@ -29,16 +29,14 @@ import chess
 import chess.engine
 import chess.pgn
 
+from pgn_report import outcome
+
 MATE_AS_CP = 3000
 MULTIPV = 3
 
 
 def centipawns(score, colour):
     return score.pov(colour).score(mate_score=MATE_AS_CP)
-
-
-def lost_or_drew(result, ours_white):
-    return result == "1/2-1/2" or (result == "1-0") != ours_white
 
 
 class Judge:
@@ -49,9 +47,10 @@ class Judge:
         self.engine.configure({"Hash": 64, "Threads": 1})
         self.nodes = nodes
 
-    def score(self, board, colour):
+    def score(self, board):
+        """The analyser's score for the side to move."""
         info = self.engine.analyse(board, chess.engine.Limit(nodes=self.nodes))
-        return centipawns(info["score"], colour)
+        return centipawns(info["score"], board.turn)
 
     def compare(self, board, played, tie):
         """Best score, the played move's score, and the moves within `tie`
@@ -86,7 +85,7 @@ def first_mistake(game, ours, judge, args):
         if board.fullmove_number > args.last_move:
             break
         if board.turn == ours and "book" not in node.comment:
-            score = judge.score(board, ours)
+            score = judge.score(board)
             if previous and previous[2] > -args.hopeless:
                 before, played, then = previous
                 if then - score >= args.drop:
@@ -111,7 +110,7 @@ def scan(args):
             if not ours_white and game.headers.get("Black") != args.engine:
                 continue
             result = game.headers.get("Result", "*")
-            if not lost_or_drew(result, ours_white):
+            if outcome(result, ours_white) == "W":
                 continue
             ours = chess.WHITE if ours_white else chess.BLACK
             mistake = first_mistake(game, ours, judge, args)
