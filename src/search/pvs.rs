@@ -229,9 +229,10 @@ fn late_move_reduction(
     gives_check: bool,
     node: &Node,
 ) -> i32 {
-    if depth < lmr_min_depth() || !(late.quiet || is_bad_noisy(late.order_score)) {
+    if depth < lmr_min_depth() {
         return 0;
     }
+    let good_noisy = !late.quiet && !is_bad_noisy(late.order_score);
     let mut reduction = base_reduction(depth, late.move_count);
     reduction += i32::from(!node.pv_node);
     reduction += i32::from(node.cut_node);
@@ -241,7 +242,11 @@ fn late_move_reduction(
     // are less likely to matter.
     reduction += i32::from(late.quiet && node.tt_move_noisy);
     reduction -= i32::from(node.correction.abs() >= lmr_correction_threshold());
-    if late.quiet && is_refutation(late.order_score) {
+    if good_noisy {
+        // A capture that holds its material is searched a ply deeper than
+        // a quiet move of the same number would be.
+        reduction -= 1;
+    } else if late.quiet && is_refutation(late.order_score) {
         // Killers and the countermove have cut elsewhere, not here: one
         // ply, not the two the best history earns.
         reduction -= 1;
