@@ -39,6 +39,11 @@ pub fn search_with_threads(
         ..options.clone()
     };
     thread::scope(|scope| {
+        // Every handle is kept and joined. Dropping one detaches its thread,
+        // and glibc before 2.41 can read a helper's freed descriptor when
+        // the detach races with the helper's exit (a search stopped at
+        // once): `pthread_detach` crashed a search thread that way in CI.
+        let mut helpers = Vec::with_capacity(helper_histories.len());
         for (index, history) in helper_histories.iter_mut().enumerate() {
             let (limits, options, ctl) = (&helper_limits, &helper_options, &helper_ctl);
             let spawned = thread::Builder::new()
@@ -48,15 +53,23 @@ pub fn search_with_threads(
                     let mut searcher = Searcher::new(root, limits, options, tt, ctl, history);
                     searcher.run(root, options, &mut |_| {});
                 });
-            if let Err(e) = spawned {
-                log::warn!("cannot start search helper {}: {e}", index + 1);
-                break;
+            match spawned {
+                Ok(handle) => helpers.push(handle),
+                Err(e) => {
+                    log::warn!("cannot start search helper {}: {e}", index + 1);
+                    break;
+                }
             }
         }
         let mut main =
             Searcher::new(root, limits, options, tt, ctl, main_history).with_helpers(&helper_ctl);
         let result = main.run(root, options, report);
         helper_ctl.stop();
+        for (index, handle) in helpers.into_iter().enumerate() {
+            if handle.join().is_err() {
+                log::error!("search helper {} panicked", index + 1);
+            }
+        }
         result
     })
 }

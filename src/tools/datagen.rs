@@ -249,8 +249,11 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         cfg.out
     );
     std::thread::scope(|s| {
+        // Handles are joined, never dropped: see search::threads on glibc's
+        // detach race.
+        let mut workers = Vec::new();
         for _ in 0..cfg.threads.max(1) {
-            s.spawn(|| {
+            workers.push(s.spawn(|| {
                 struct Leave<'a>(&'a AtomicU64);
                 impl Drop for Leave<'_> {
                     fn drop(&mut self) {
@@ -300,7 +303,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                     positions_done.fetch_add(game.positions.len() as u64, Ordering::Relaxed);
                     games_done.fetch_add(1, Ordering::Relaxed);
                 }
-            });
+            }));
         }
         // Progress reporter on the calling thread.
         let mut last = Instant::now();
@@ -335,6 +338,11 @@ pub fn run(cfg: &Config) -> Result<(), String> {
             }
             if finished {
                 break;
+            }
+        }
+        for worker in workers {
+            if let Err(panic) = worker.join() {
+                std::panic::resume_unwind(panic);
             }
         }
     });
