@@ -40,9 +40,9 @@ pub fn search_with_threads(
     };
     thread::scope(|scope| {
         // Every handle is kept and joined. Dropping one detaches its thread,
-        // and glibc before 2.41 can read a helper's freed descriptor when
-        // the detach races with the helper's exit (a search stopped at
-        // once): `pthread_detach` crashed a search thread that way in CI.
+        // and glibc 2.36 (Debian 12) can read a helper's freed descriptor
+        // when the detach races with the helper's exit (a search stopped
+        // at once): `pthread_detach` crashed a search thread so in CI.
         let mut helpers = Vec::with_capacity(helper_histories.len());
         for (index, history) in helper_histories.iter_mut().enumerate() {
             let (limits, options, ctl) = (&helper_limits, &helper_options, &helper_ctl);
