@@ -10,6 +10,7 @@ use shakmaty::{CastlingMode, Move};
 use crate::position::{Position, PositionError};
 use crate::search::threads::{SEARCH_STACK_BYTES, search_with_threads};
 use crate::search::{History, Limits, SearchControl, SearchEvent, SearchOptions};
+use crate::tablebase::{TablebaseError, Tablebases};
 use crate::tt::{DEFAULT_HASH_MB, TranspositionTable, TtError};
 
 /// Receives a search's events on the search thread.
@@ -175,6 +176,31 @@ impl Engine {
 
     pub fn set_move_overhead(&mut self, ms: u64) {
         self.search_options.move_overhead_ms = ms;
+    }
+
+    /// Opens the Syzygy tables under `path` (None: no tablebases) and
+    /// returns how many files were found and their most pieces. On an
+    /// error the tablebases are off.
+    pub fn set_syzygy_path(
+        &mut self,
+        path: Option<&str>,
+    ) -> Result<Option<(usize, usize)>, TablebaseError> {
+        self.search_options.tablebases = None;
+        let Some(path) = path else {
+            return Ok(None);
+        };
+        let tables = Tablebases::open(path)?;
+        let found = (tables.files(), tables.max_pieces());
+        self.search_options.tablebases = Some(Arc::new(tables));
+        Ok(Some(found))
+    }
+
+    pub fn set_syzygy_probe_depth(&mut self, depth: i32) {
+        self.search_options.syzygy_probe_depth = depth;
+    }
+
+    pub fn set_syzygy_50_move_rule(&mut self, on: bool) {
+        self.search_options.syzygy_50_move_rule = on;
     }
 
     /// Resolves `searchmoves` text against the current position; unknown or

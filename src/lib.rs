@@ -8,6 +8,7 @@ pub mod eval;
 pub mod movegen;
 pub mod position;
 pub mod search;
+pub mod tablebase;
 pub mod tools;
 pub mod tt;
 pub mod uci;

@@ -1,9 +1,12 @@
 //! What a `go` asks of the search, and the switches a running search obeys.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use shakmaty::Move;
+
+use crate::tablebase::Tablebases;
 
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -40,6 +43,11 @@ impl Limits {
 pub struct SearchOptions {
     pub multipv: usize,
     pub move_overhead_ms: u64,
+    pub tablebases: Option<Arc<Tablebases>>,
+    /// Tables are probed only at nodes this deep or deeper.
+    pub syzygy_probe_depth: i32,
+    /// Wins and losses the 50-move rule turns into draws count as draws.
+    pub syzygy_50_move_rule: bool,
 }
 
 impl Default for SearchOptions {
@@ -47,6 +55,9 @@ impl Default for SearchOptions {
         SearchOptions {
             multipv: 1,
             move_overhead_ms: 10,
+            tablebases: None,
+            syzygy_probe_depth: 1,
+            syzygy_50_move_rule: true,
         }
     }
 }

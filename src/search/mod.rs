@@ -32,6 +32,11 @@ pub const MATE: i32 = 32000;
 pub const INFINITY: i32 = 32100;
 /// Scores beyond this are mates found within the search horizon.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// A tablebase win at the root; one found `ply` plies deep scores
+/// `TB_WIN - ply`, above every evaluation and below every mate.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores beyond this are tablebase wins or mates.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
 const EVAL_NONE: i32 = -32768;
 pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
@@ -49,6 +54,8 @@ pub struct Report {
     pub nodes: u64,
     pub elapsed: Duration,
     pub hashfull: u32,
+    /// Tablebase probes that answered.
+    pub tb_hits: u64,
     pub pv: Vec<Move>,
 }
 
@@ -208,6 +215,10 @@ pub struct Searcher<'a> {
     /// The evaluation net's first layer for the position at each ply.
     accumulators: AccumulatorStack,
     eval_cache: EvalCache,
+    tablebases: Option<std::sync::Arc<crate::tablebase::Tablebases>>,
+    syzygy_probe_depth: i32,
+    syzygy_50_move_rule: bool,
+    tb_hits: u64,
 }
 
 impl<'a> Searcher<'a> {
@@ -243,6 +254,10 @@ impl<'a> Searcher<'a> {
             root_nodes: RootNodes::default(),
             move_buffers: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(64)).collect(),
             eval_cache: EvalCache::default(),
+            tablebases: options.tablebases.clone(),
+            syzygy_probe_depth: options.syzygy_probe_depth,
+            syzygy_50_move_rule: options.syzygy_50_move_rule,
+            tb_hits: 0,
         }
     }
 
@@ -270,7 +285,7 @@ impl<'a> Searcher<'a> {
         let board = root.board().clone();
         let key = root.key();
         let legal: Vec<Move> = board.legal_moves().into_iter().collect();
-        let allowed: Vec<Move> = if self.limits.searchmoves.is_empty() {
+        let mut allowed: Vec<Move> = if self.limits.searchmoves.is_empty() {
             legal.clone()
         } else {
             legal
@@ -279,6 +294,7 @@ impl<'a> Searcher<'a> {
                 .filter(|m| self.limits.searchmoves.contains(m))
                 .collect()
         };
+        self.keep_tablebase_moves(&board, &mut allowed);
         let mut result = SearchResult {
             best: allowed.first().copied(),
             ..SearchResult::default()
@@ -491,9 +507,31 @@ impl<'a> Searcher<'a> {
             nodes: self.total_nodes(),
             elapsed: self.ctl.started().elapsed(),
             hashfull: self.tt.hashfull(),
+            tb_hits: self.tb_hits,
             pv,
         };
         report(SearchEvent::Iteration(&r));
+    }
+
+    /// Narrows the root moves to those the tablebases say keep the best
+    /// outcome, when they cover the root: the search then only chooses
+    /// among drawing moves, and plays the fastest win the tables know
+    /// rather than wander until the 50-move rule.
+    fn keep_tablebase_moves(&mut self, board: &Chess, allowed: &mut Vec<Move>) {
+        let Some(keep) = self.tablebases.as_ref().and_then(|tb| tb.root_moves(board)) else {
+            return;
+        };
+        self.tb_hits += 1;
+        let narrowed: Vec<Move> = allowed
+            .iter()
+            .copied()
+            .filter(|m| keep.contains(m))
+            .collect();
+        // `searchmoves` may have left out every move the tables keep; then
+        // the user's choice stands.
+        if !narrowed.is_empty() {
+            *allowed = narrowed;
+        }
     }
 
     /// `go infinite` and `go ponder` must not answer before `stop` (or

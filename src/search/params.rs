@@ -201,6 +201,10 @@ pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20000];
 /// 1 MB worse).
 pub const EVAL_CACHE_ENTRIES: usize = 1 << 14;
 
+/// A tablebase verdict is exact whatever the depth: stored this many plies
+/// deeper than the node so that searches of any depth take it.
+pub const TB_STORE_DEPTH_BONUS: i32 = 6;
+
 /// Correction history: entries per side and 1/GRAIN cp units.
 pub const CORRECTION_ENTRIES: usize = 16384;
 pub const CORRECTION_GRAIN: i32 = 256;

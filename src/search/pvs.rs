@@ -6,17 +6,21 @@ use super::history::{PieceTo, PrevMoves, QuietKeys, bonus, captured_role};
 use super::ordering::{MovePicker, is_bad_noisy, is_refutation};
 use super::params::*;
 use super::see::{see_ge, value};
-use super::{DRAW, EVAL_NONE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, base_reduction};
+use super::{
+    DRAW, EVAL_NONE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, TB_WIN, TB_WIN_BOUND,
+    base_reduction,
+};
 use crate::eval::evaluate_with;
 use crate::movegen::{has_legal_move, noisy_moves};
 use crate::position::{full_key, gives_check, key_after};
+use crate::tablebase::Outcome as TbOutcome;
 use crate::tt::{Bound, PackedMove, TtEntry};
 
-/// Mate scores are stored relative to the node, not the root.
+/// Mate and tablebase scores are stored relative to the node, not the root.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -24,9 +28,9 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score
@@ -393,6 +397,30 @@ impl Searcher<'_> {
             return s;
         }
 
+        // A tablebase answer ends the node when its bound settles the
+        // window; otherwise it bounds what the moves below can return.
+        let mut tb_range = (-INFINITY, INFINITY);
+        if !root
+            && excluded.is_none()
+            && let Some((score, bound)) = self.probe_tablebase(pos, depth, ply)
+        {
+            if bound_allows(bound, score, alpha, beta) {
+                let entry = TtEntry {
+                    mv: PackedMove::NONE,
+                    score: score_to_tt(score, ply),
+                    eval: EVAL_NONE,
+                    depth: (depth + TB_STORE_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
+                    bound,
+                };
+                self.tt.store(key, entry);
+                return score;
+            }
+            tb_range = match bound {
+                Bound::Lower => (score, INFINITY),
+                _ => (-INFINITY, score),
+            };
+        }
+
         let (raw_eval, static_eval, eval) = if in_check {
             (EVAL_NONE, EVAL_NONE, EVAL_NONE)
         } else {
@@ -587,6 +615,7 @@ impl Searcher<'_> {
             };
         }
 
+        best_score = best_score.clamp(tb_range.0, tb_range.1);
         if excluded.is_none() && (!root || self.root_excluded.is_empty()) {
             let bound = if best_score >= beta {
                 Bound::Lower
@@ -763,7 +792,7 @@ impl Searcher<'_> {
         );
         if o.static_eval != EVAL_NONE
             && o.best_move.is_none_or(is_quiet)
-            && o.best_score.abs() < MATE_BOUND
+            && o.best_score.abs() < TB_WIN_BOUND
             && !(o.bound == Bound::Lower && o.best_score <= o.static_eval)
             && !(o.bound == Bound::Upper && o.best_score >= o.static_eval)
         {
@@ -771,6 +800,29 @@ impl Searcher<'_> {
                 .correction
                 .learn(at.pos, o.depth, o.static_eval, o.best_score);
         }
+    }
+
+    /// The tablebases' score and bound for `pos` when they cover it and it
+    /// was just reached by a capture or pawn move (so that their verdict
+    /// under the 50-move rule is exact).
+    fn probe_tablebase(&mut self, pos: &Chess, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        if depth < self.syzygy_probe_depth || pos.halfmoves() != 0 {
+            return None;
+        }
+        let outcome = self.tablebases.as_ref()?.outcome_after_zeroing(pos)?;
+        self.tb_hits += 1;
+        let win = TB_WIN - ply as i32;
+        let rule50 = self.syzygy_50_move_rule;
+        Some(match outcome {
+            TbOutcome::Win => (win, Bound::Lower),
+            TbOutcome::Loss => (-win, Bound::Upper),
+            TbOutcome::CursedWin if !rule50 => (win, Bound::Lower),
+            TbOutcome::BlessedLoss if !rule50 => (-win, Bound::Upper),
+            // Drawn by the rule, but only just: prefer it to a dead draw.
+            TbOutcome::CursedWin => (DRAW + 1, Bound::Exact),
+            TbOutcome::BlessedLoss => (DRAW - 1, Bound::Exact),
+            TbOutcome::Draw => (DRAW, Bound::Exact),
+        })
     }
 
     /// Singular extension: a search of the node without the hash move, at

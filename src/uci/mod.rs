@@ -197,6 +197,15 @@ impl UciSession {
             OptionChange::Chess960(on) => self.engine.set_chess960(on),
             OptionChange::MoveOverhead(ms) => self.engine.set_move_overhead(ms),
             OptionChange::ClearHash => self.engine.clear_hash(),
+            OptionChange::SyzygyPath(path) => match self.engine.set_syzygy_path(path.as_deref()) {
+                Ok(Some((files, pieces))) => {
+                    send_one(&self.out, output::tablebases_loaded(files, pieces))
+                }
+                Ok(None) => {}
+                Err(e) => complain(&self.out, &e.to_string()),
+            },
+            OptionChange::SyzygyProbeDepth(d) => self.engine.set_syzygy_probe_depth(d),
+            OptionChange::Syzygy50MoveRule(on) => self.engine.set_syzygy_50_move_rule(on),
             OptionChange::Tunable(name, v) => {
                 crate::search::params::set_tunable(name, v);
             }

@@ -29,13 +29,23 @@ pub enum OptionError {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OptionKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    /// A free-form string (`<empty>` is the customary empty default).
+    Text {
+        default: &'static str,
+    },
 }
 
 /// Declarations, in the order `uci` lists them.
-pub const DECLARATIONS: [(&str, OptionKind); 7] = [
+pub const DECLARATIONS: [(&str, OptionKind); 10] = [
     (
         "Hash",
         OptionKind::Spin {
@@ -71,6 +81,16 @@ pub const DECLARATIONS: [(&str, OptionKind); 7] = [
         },
     ),
     ("Clear Hash", OptionKind::Button),
+    ("SyzygyPath", OptionKind::Text { default: "<empty>" }),
+    (
+        "SyzygyProbeDepth",
+        OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    ),
+    ("Syzygy50MoveRule", OptionKind::Check { default: true }),
 ];
 
 /// A validated `setoption`.
@@ -83,6 +103,10 @@ pub enum OptionChange {
     Chess960(bool),
     MoveOverhead(u64),
     ClearHash,
+    /// Directories of Syzygy tables; None turns tablebases off.
+    SyzygyPath(Option<String>),
+    SyzygyProbeDepth(i32),
+    Syzygy50MoveRule(bool),
     /// One of the search's tunable numbers (builds with `--features tune`).
     Tunable(&'static str, i64),
 }
@@ -141,8 +165,21 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
         "Ponder" => OptionChange::Ponder(check("Ponder", value)?),
         "UCI_Chess960" => OptionChange::Chess960(check("UCI_Chess960", value)?),
         "Move Overhead" => OptionChange::MoveOverhead(spin("Move Overhead", value)? as u64),
+        "SyzygyPath" => OptionChange::SyzygyPath(path(value)),
+        "SyzygyProbeDepth" => {
+            OptionChange::SyzygyProbeDepth(spin("SyzygyProbeDepth", value)? as i32)
+        }
+        "Syzygy50MoveRule" => OptionChange::Syzygy50MoveRule(check("Syzygy50MoveRule", value)?),
         _ => OptionChange::ClearHash,
     })
+}
+
+/// A path option's value: none, blank and `<empty>` all mean no path.
+fn path(value: Option<&str>) -> Option<String> {
+    value
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && *v != "<empty>")
+        .map(str::to_string)
 }
 
 fn parse_tunable(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
@@ -198,6 +235,32 @@ mod tests {
         assert!(matches!(
             parse_option("Contempt", Some("5")),
             Err(OptionError::Unknown(_))
+        ));
+    }
+
+    #[test]
+    fn syzygy_options_parse() {
+        assert_eq!(
+            parse_option("syzygypath", Some("/tb/345:/tb/6")),
+            Ok(OptionChange::SyzygyPath(Some("/tb/345:/tb/6".into())))
+        );
+        for empty in [None, Some(""), Some("<empty>")] {
+            assert_eq!(
+                parse_option("SyzygyPath", empty),
+                Ok(OptionChange::SyzygyPath(None))
+            );
+        }
+        assert_eq!(
+            parse_option("SyzygyProbeDepth", Some("4")),
+            Ok(OptionChange::SyzygyProbeDepth(4))
+        );
+        assert_eq!(
+            parse_option("Syzygy50MoveRule", Some("false")),
+            Ok(OptionChange::Syzygy50MoveRule(false))
+        );
+        assert!(matches!(
+            parse_option("SyzygyProbeDepth", Some("0")),
+            Err(OptionError::OutOfRange { .. })
         ));
     }
 

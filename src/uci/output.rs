@@ -37,6 +37,7 @@ fn option_line(name: &str, kind: OptionKind) -> String {
         }
         OptionKind::Check { default } => format!("option name {name} type check default {default}"),
         OptionKind::Button => format!("option name {name} type button"),
+        OptionKind::Text { default } => format!("option name {name} type string default {default}"),
     }
 }
 
@@ -77,7 +78,7 @@ pub fn info(r: &Report, mode: CastlingMode) -> String {
     };
     let pv: Vec<String> = r.pv.iter().map(|m| move_to_uci(*m, mode)).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {}{} time {} pv {}",
         r.depth,
         r.seldepth,
         r.multipv,
@@ -86,9 +87,26 @@ pub fn info(r: &Report, mode: CastlingMode) -> String {
         r.nodes,
         nps,
         r.hashfull,
+        tb_hits(r.tb_hits),
         ms,
         pv.join(" ")
     )
+}
+
+/// ` tbhits N` once a tablebase has answered, else nothing.
+fn tb_hits(hits: u64) -> String {
+    if hits > 0 {
+        format!(" tbhits {hits}")
+    } else {
+        String::new()
+    }
+}
+
+/// What the tables found under a new `SyzygyPath` amount to.
+pub fn tablebases_loaded(files: usize, max_pieces: usize) -> String {
+    info_string(&format!(
+        "found {files} Syzygy table files, up to {max_pieces} pieces"
+    ))
 }
 
 pub fn bestmove(best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) -> String {
