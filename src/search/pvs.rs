@@ -7,8 +7,7 @@ use super::ordering::{MovePicker, is_bad_noisy, is_refutation};
 use super::params::*;
 use super::see::{see_ge, value};
 use super::{
-    DRAW, EVAL_NONE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, TB_WIN, TB_WIN_BOUND,
-    base_reduction,
+    DRAW, EVAL_NONE, INFINITY, MATE, MAX_PLY, Searcher, TB_WIN, TB_WIN_BOUND, base_reduction,
 };
 use crate::eval::evaluate_with;
 use crate::movegen::{has_legal_move, noisy_moves};
@@ -485,7 +484,7 @@ impl Searcher<'_> {
             }
             move_count += 1;
 
-            if !root && best_score > -MATE_BOUND {
+            if !root && best_score > -TB_WIN_BOUND {
                 let late = LateMove {
                     m,
                     quiet,
@@ -510,7 +509,7 @@ impl Searcher<'_> {
                 && tt_move.matches(m)
                 && e.depth >= depth - singular_tt_depth_slack()
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
-                && s.abs() < MATE_BOUND
+                && s.abs() < TB_WIN_BOUND
             {
                 let at = NodeAt { pos, key, ply };
                 match self.singular_extension(&at, m, s, depth, beta, &node) {
@@ -590,7 +589,7 @@ impl Searcher<'_> {
                     // have to show they are not better: search them less.
                     if !root
                         && (alpha_raise_min_depth()..=alpha_raise_max_depth()).contains(&depth)
-                        && score.abs() < MATE_BOUND
+                        && score.abs() < TB_WIN_BOUND
                     {
                         depth -= 1;
                     }
@@ -709,7 +708,7 @@ impl Searcher<'_> {
         if node.opponent_worsening {
             margin -= margin / rfp_worsening_divisor();
         }
-        if depth <= rfp_max_depth() && eval - margin >= beta && eval < MATE_BOUND {
+        if depth <= rfp_max_depth() && eval - margin >= beta && eval < TB_WIN_BOUND {
             return Some(eval);
         }
         // Razoring: hopeless positions only get a quiescence look.
@@ -880,7 +879,7 @@ impl Searcher<'_> {
             || eval < beta
             || after_null
             || !has_non_pawn_material(pos)
-            || beta <= -MATE_BOUND
+            || beta <= -TB_WIN_BOUND
         {
             return None;
         }
@@ -907,7 +906,7 @@ impl Searcher<'_> {
         if self.stopped {
             return None;
         }
-        (score >= beta).then_some(if score >= MATE_BOUND { beta } else { score })
+        (score >= beta).then_some(if score >= TB_WIN_BOUND { beta } else { score })
     }
 
     /// ProbCut: a good capture whose shallow search clears beta by a
@@ -921,7 +920,7 @@ impl Searcher<'_> {
         tt_entry: Option<TtEntry>,
     ) -> Option<i32> {
         let probcut_beta = probe.beta + probcut_margin();
-        if probe.depth < probcut_min_depth() || probe.beta.abs() >= MATE_BOUND {
+        if probe.depth < probcut_min_depth() || probe.beta.abs() >= TB_WIN_BOUND {
             return None;
         }
         // A search nearly as deep already found nothing this good.
@@ -1099,13 +1098,13 @@ impl Searcher<'_> {
             // way out of check rarely changes the verdict. Skipped rather
             // than stopping the loop, so no capture is lost whatever order
             // the picker hands the moves out in.
-            if in_check && is_quiet(m) && best_score > -MATE_BOUND {
+            if in_check && is_quiet(m) && best_score > -TB_WIN_BOUND {
                 quiet_evasions += 1;
                 if quiet_evasions > qs_quiet_evasions() {
                     continue;
                 }
             }
-            if !in_check && best_score > -MATE_BOUND {
+            if !in_check && best_score > -TB_WIN_BOUND {
                 let gain = captured_role(m).map_or(0, value);
                 if m.promotion().is_none() && stand_pat + gain + qs_delta_margin() <= alpha {
                     best_score = best_score.max(stand_pat + gain + qs_delta_margin());
