@@ -152,6 +152,10 @@ fn wrong_bishop_with_rook_pawns_is_a_draw_once_the_king_holds_the_corner() {
     assert!(far > 150, "king away {far}");
     // The same for Black, and with two pawns on the rook file.
     assert_eq!(eval_fen("k7/1b6/8/8/p7/p7/8/1K6 b - - 0 1"), 0);
+    // With no bishop at all (KPK with a rook pawn) the corner holds too,
+    // and not while the king is still away from it.
+    assert_eq!(eval_fen("6k1/8/5K2/8/7P/8/8/8 b - - 0 1"), 0);
+    assert!(white_eval("8/8/4k3/8/7P/5K2/8/8 w - - 0 1") > 100);
 }
 
 #[test]

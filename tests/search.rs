@@ -124,6 +124,24 @@ fn bench_signature(depth: &str) -> (u64, String) {
     (fields[0].parse().unwrap(), last)
 }
 
+/// Wrong-coloured bishop and rook pawn: the defending king reaches or holds
+/// the corner, so the search, without tablebases, must score a draw. Before
+/// the fixes these searches scored -268 and -1194: delta pruning in
+/// quiescence skipped the king's capture of a promoted piece (which leaves
+/// too little to win), late-move pruning dropped the king's corner moves,
+/// and correction history moved the evaluation's draw.
+#[test]
+fn wrong_bishop_fortress_is_a_draw_in_the_search() {
+    for (fen, depth) in [
+        ("B7/4k3/8/8/4K2P/8/8/8 b - - 0 75", 18),
+        ("6k1/8/7P/8/4B3/4K3/8/8 b - - 0 80", 14),
+        ("8/4kp2/8/2K5/8/3B3P/8/8 b - - 0 58", 18),
+    ] {
+        let r = search(fen, Limits::depth(depth));
+        assert!(r.score.abs() <= 1, "{fen}: score {}", r.score);
+    }
+}
+
 #[test]
 fn bench_is_deterministic() {
     let (a, _) = bench_signature("7");

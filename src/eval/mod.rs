@@ -1113,7 +1113,7 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
     64
 }
 
-/// Bishops and rook pawns only, the bishops unable to cover the pawns'
+/// Rook pawns only, with at most bishops that cannot cover the pawns'
 /// promotion square, and the defending king (with at most pawns beside
 /// it) already next to that square: it can never be driven out.
 fn wrong_bishop_rook_pawns(board: &Board, strong: Color) -> bool {
@@ -1128,7 +1128,7 @@ fn wrong_bishop_rook_pawns(board: &Board, strong: Color) -> bool {
         return false;
     };
     let bishops = board.bishops() & ours;
-    if pawns.is_empty() || bishops.is_empty() || (ours & !pawns & !bishops & !board.kings()).any() {
+    if pawns.is_empty() || (ours & !pawns & !bishops & !board.kings()).any() {
         return false;
     }
     if (board.by_color(weak) & !board.pawns() & !board.kings()).any() {

@@ -34,6 +34,12 @@ fn slot(pos: &Chess) -> usize {
 impl Correction {
     /// `raw` (side to move's view) with what this pawn structure has taught.
     pub fn corrected(&self, pos: &Chess, raw: i32) -> i32 {
+        // An evaluation of exactly 0 is mostly an ending the evaluation
+        // knows to be drawn (scaled to nothing); a correction learnt from
+        // won positions with the same pawns would undo that knowledge.
+        if raw == 0 {
+            return 0;
+        }
         raw + self.table[slot(pos)] / CORRECTION_GRAIN
     }
 
@@ -70,8 +76,10 @@ mod tests {
         assert_eq!(c.corrected(&pos, 10), 10 + correction_max_cp());
         // Same pawns, other pieces: same correction; other side to move: none.
         let moved = board("3k4/pp6/8/8/8/8/PP6/3K4 w - - 0 1");
-        assert_eq!(c.corrected(&moved, 0), correction_max_cp());
+        assert_eq!(c.corrected(&moved, 5), 5 + correction_max_cp());
         let other_side = board("4k3/pp6/8/8/8/8/PP6/4K3 b - - 0 1");
-        assert_eq!(c.corrected(&other_side, 0), 0);
+        assert_eq!(c.corrected(&other_side, 5), 5);
+        // A drawn ending's 0 stays 0 whatever the pawns have taught.
+        assert_eq!(c.corrected(&pos, 0), 0);
     }
 }

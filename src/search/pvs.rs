@@ -472,6 +472,10 @@ impl Searcher<'_> {
         let mut best_move: Option<Move> = None;
         let mut move_count = 0usize;
         let mut skip_quiets = false;
+        // A bare king has a handful of moves, and the one that reaches a
+        // fortress (the corner against a wrong-coloured bishop) is often
+        // ordered late: pruning it makes a drawn ending look won.
+        let lone_king = (pos.us() & !pos.board().kings()).is_empty();
         let mut tried = Tried::new();
 
         while let Some((m, order_score)) = picker.pick_main(pos, self.history) {
@@ -484,7 +488,7 @@ impl Searcher<'_> {
             }
             move_count += 1;
 
-            if !root && best_score > -TB_WIN_BOUND {
+            if !root && best_score > -TB_WIN_BOUND && !lone_king {
                 let late = LateMove {
                     m,
                     quiet,
@@ -1093,6 +1097,13 @@ impl Searcher<'_> {
         let mut picker = MovePicker::noisy(&moves, tt_move, buffer);
         let mut best_move = None;
         let mut quiet_evasions = 0;
+        // Where the opponent has no pawns and two pieces or fewer, a capture
+        // can leave too little to win (a lone bishop or knight), and the
+        // evaluation then falls by far more than the piece's value: delta
+        // pruning would miss the drawing capture.
+        let board = pos.board();
+        let endgame_class_may_change = (pos.them() & board.pawns()).is_empty()
+            && (pos.them() & !board.pawns() & !board.kings()).count() <= 2;
         while let Some((m, _)) = picker.pick() {
             // Once one evasion has shown we are not mated, a second quiet
             // way out of check rarely changes the verdict. Skipped rather
@@ -1106,7 +1117,10 @@ impl Searcher<'_> {
             }
             if !in_check && best_score > -TB_WIN_BOUND {
                 let gain = captured_role(m).map_or(0, value);
-                if m.promotion().is_none() && stand_pat + gain + qs_delta_margin() <= alpha {
+                if m.promotion().is_none()
+                    && !endgame_class_may_change
+                    && stand_pat + gain + qs_delta_margin() <= alpha
+                {
                     best_score = best_score.max(stand_pat + gain + qs_delta_margin());
                     continue;
                 }
