@@ -70,6 +70,15 @@ fn has_non_pawn_material(pos: &Chess) -> bool {
     (ours & !b.pawns() & !b.kings()).any()
 }
 
+/// Whether a capture may leave the opponent too little to win (no pawns and
+/// at most two pieces: after it, a lone bishop or knight). The evaluation
+/// then falls by far more than the piece's value, so delta pruning, which
+/// assumes it cannot, would miss the drawing capture.
+fn capture_may_leave_too_little(pos: &Chess) -> bool {
+    let b = pos.board();
+    (pos.them() & b.pawns()).is_empty() && (pos.them() & !b.pawns() & !b.kings()).count() <= 2
+}
+
 fn is_quiet(m: Move) -> bool {
     !m.is_capture() && !m.is_promotion()
 }
@@ -1097,13 +1106,6 @@ impl Searcher<'_> {
         let mut picker = MovePicker::noisy(&moves, tt_move, buffer);
         let mut best_move = None;
         let mut quiet_evasions = 0;
-        // Where the opponent has no pawns and two pieces or fewer, a capture
-        // can leave too little to win (a lone bishop or knight), and the
-        // evaluation then falls by far more than the piece's value: delta
-        // pruning would miss the drawing capture.
-        let board = pos.board();
-        let endgame_class_may_change = (pos.them() & board.pawns()).is_empty()
-            && (pos.them() & !board.pawns() & !board.kings()).count() <= 2;
         while let Some((m, _)) = picker.pick() {
             // Once one evasion has shown we are not mated, a second quiet
             // way out of check rarely changes the verdict. Skipped rather
@@ -1118,8 +1120,8 @@ impl Searcher<'_> {
             if !in_check && best_score > -TB_WIN_BOUND {
                 let gain = captured_role(m).map_or(0, value);
                 if m.promotion().is_none()
-                    && !endgame_class_may_change
                     && stand_pat + gain + qs_delta_margin() <= alpha
+                    && !capture_may_leave_too_little(pos)
                 {
                     best_score = best_score.max(stand_pat + gain + qs_delta_margin());
                     continue;
