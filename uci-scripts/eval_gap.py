@@ -41,7 +41,9 @@ import chess
 import chess.pgn
 import numpy as np
 
-SCORE = re.compile(r"([+-]?M?[\d.]+)/(\d+) ([\d.]+)s")
+# The PGN comments are read as the match report reads them.
+from pgn_report import SCORE, parse_score
+
 SF_TERM = re.compile(
     r"\|\s*([A-Za-z ]+?)\s*\|.*\|\s*(?:[-\d.]+|----)\s+(?:[-\d.]+|----)\s*\|"
     r"\s*([-\d.]+)\s+([-\d.]+)\s*\|$"
@@ -56,14 +58,9 @@ FIT_TERMS = [
 ]
 
 
-def parse_score(comment):
+def comment_score(comment):
     m = SCORE.match(comment or "")
-    if not m:
-        return None
-    v = m.group(1)
-    if "M" in v:
-        return -99.0 if v.startswith("-") else 99.0
-    return float(v)
+    return parse_score(m.group(1)) if m else None
 
 
 def non_pawn_points(board):
@@ -106,22 +103,22 @@ def positions(paths, engine, rng, control_share):
                 for node in game.mainline():
                     ours = (board.turn == chess.WHITE) == ours_white
                     board.push(node.move)
-                    score = parse_score(node.comment)
+                    score = comment_score(node.comment)
                     if score is None:
                         continue
                     if ours:
-                        ours_last = (score, board.fen())
+                        ours_last = (score, board.copy(stack=False))
                         continue
                     if ours_last is None:
                         continue
-                    own, fen = ours_last
-                    if not usable(chess.Board(fen)):
+                    own, after_ours = ours_last
+                    if not usable(after_ours):
                         continue
                     if lost and not found and score >= 1.0 and own >= -0.3:
-                        turning.append(fen)
+                        turning.append(after_ours.fen())
                         found = True
                     elif abs(score + own) <= 0.3 and abs(score) <= 1.5 and rng.random() < control_share:
-                        controls.append(fen)
+                        controls.append(after_ours.fen())
     return turning, controls
 
 
