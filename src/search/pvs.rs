@@ -560,7 +560,14 @@ impl Searcher<'_> {
                     move_count,
                     order_score,
                 };
-                let reduction = late_move_reduction(&late, depth, new_depth, gives_check, &node);
+                // A checking move at the root is searched to full depth:
+                // sacrifices that start a mating attack look hopeless to a
+                // shallow search, and the root has few moves to pay for.
+                let reduction = if root && gives_check {
+                    0
+                } else {
+                    late_move_reduction(&late, depth, new_depth, gives_check, &node)
+                };
                 let at = NodeAt {
                     pos: &child,
                     key: child_key,

@@ -200,3 +200,27 @@ fn stopped_multipv_search_keeps_its_finished_first_line() {
     // Some of these searches stop after the first line of their last depth.
     assert!(stopped_after_first_line > 0);
 }
+
+#[test]
+fn checking_sacrifices_at_the_root_are_found() {
+    // Win At Chess 055 (the queen sacrifice Qxg7+, mate in 4) and 218
+    // (Bh6, a mating attack along checks): with the root's checks reduced
+    // like any late move, Kestrel needed seconds or more for each.
+    let cases = [
+        (
+            "r3r1k1/pp1q1pp1/4b1p1/3p2B1/3Q1R2/8/PPP3PP/4R1K1 w - - 0 1",
+            "d4g7",
+        ),
+        ("6k1/pp5p/2p3q1/6BP/2nPr1Q1/8/PP3R1K/8 w - - 0 1", "g5h6"),
+    ];
+    for (fen, key) in cases {
+        let pos = Position::from_fen(fen).unwrap();
+        let limits = Limits {
+            nodes: Some(150_000),
+            ..Limits::default()
+        };
+        let (result, _) = run(&pos, limits, &SearchOptions::default());
+        let best = result.best.expect("a move").to_uci(CastlingMode::Standard);
+        assert_eq!(best.to_string(), key, "{fen}");
+    }
+}
