@@ -204,8 +204,9 @@ fn stopped_multipv_search_keeps_its_finished_first_line() {
 #[test]
 fn checking_sacrifices_at_the_root_are_found() {
     // Win At Chess 055 (the queen sacrifice Qxg7+, mate in 4) and 218
-    // (Bh6, a mating attack along checks): with the root's checks reduced
-    // like any late move, Kestrel needed seconds or more for each.
+    // (Bh6): with the root's checks reduced like any late move, Kestrel
+    // needed more than 10 s for the first and 1.8 s for the second; with
+    // them searched in full, both take under 40,000 nodes.
     let cases = [
         (
             "r3r1k1/pp1q1pp1/4b1p1/3p2B1/3Q1R2/8/PPP3PP/4R1K1 w - - 0 1",
