@@ -563,7 +563,7 @@ impl Searcher<'_> {
                 // A checking move at the root is searched to full depth:
                 // sacrifices that start a mating attack look hopeless to a
                 // shallow search, and the root has few moves to pay for.
-                let reduction = if root && gives_check {
+                let reduction = if root && (gives_check || !quiet) {
                     0
                 } else {
                     late_move_reduction(&late, depth, new_depth, gives_check, &node)
