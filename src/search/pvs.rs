@@ -560,9 +560,10 @@ impl Searcher<'_> {
                     move_count,
                     order_score,
                 };
-                // A checking move at the root is searched to full depth:
-                // sacrifices that start a mating attack look hopeless to a
-                // shallow search, and the root has few moves to pay for.
+                // Checks and captures at the root are searched to full
+                // depth: a sacrifice that starts a mating attack or wins
+                // material later looks hopeless to a shallow search, and the
+                // root has few moves to pay for.
                 let reduction = if root && (gives_check || !quiet) {
                     0
                 } else {
