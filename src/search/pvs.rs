@@ -85,6 +85,7 @@ fn is_quiet(m: Move) -> bool {
 
 /// What a node's move loop needs to know of the node itself.
 struct Node {
+    root: bool,
     pv_node: bool,
     cut_node: bool,
     in_check: bool,
@@ -241,7 +242,10 @@ fn late_move_reduction(
     gives_check: bool,
     node: &Node,
 ) -> i32 {
-    if depth < lmr_min_depth() {
+    // Checks and captures at the root are searched to full depth: a
+    // sacrifice that starts a mating attack or wins material later looks
+    // hopeless to a shallow search, and the root has few moves to pay for.
+    if depth < lmr_min_depth() || node.root && (gives_check || !late.quiet) {
         return 0;
     }
     let good_noisy = !late.quiet && !is_bad_noisy(late.order_score);
@@ -448,6 +452,7 @@ impl Searcher<'_> {
         let tt_move_noisy = !tt_move.is_none()
             && (tt_move.promotion().is_some() || pos.them().contains(tt_move.to()));
         let node = Node {
+            root,
             pv_node,
             cut_node,
             in_check,
@@ -560,15 +565,7 @@ impl Searcher<'_> {
                     move_count,
                     order_score,
                 };
-                // Checks and captures at the root are searched to full
-                // depth: a sacrifice that starts a mating attack or wins
-                // material later looks hopeless to a shallow search, and the
-                // root has few moves to pay for.
-                let reduction = if root && (gives_check || !quiet) {
-                    0
-                } else {
-                    late_move_reduction(&late, depth, new_depth, gives_check, &node)
-                };
+                let reduction = late_move_reduction(&late, depth, new_depth, gives_check, &node);
                 let at = NodeAt {
                     pos: &child,
                     key: child_key,
