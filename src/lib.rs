@@ -5,6 +5,7 @@
 
 pub mod engine;
 pub mod eval;
+mod large_pages;
 pub mod movegen;
 pub mod position;
 pub mod search;

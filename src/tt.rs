@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 use shakmaty::{Move, Role, Square};
 use thiserror::Error;
 
+use crate::large_pages::{LargePageArray, Zeroable};
+
 pub const MIN_HASH_MB: usize = 1;
 pub const MAX_HASH_MB: usize = 65536;
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -88,6 +90,9 @@ struct Cluster {
     slots: [[AtomicU64; 2]; ENTRIES_PER_CLUSTER],
 }
 
+// SAFETY: a cluster is atomic integers only; all zero is four empty slots.
+unsafe impl Zeroable for Cluster {}
+
 fn pack(e: &TtEntry, age: u8) -> u64 {
     u64::from(e.mv.0)
         | (u64::from(e.score as i16 as u16) << 16)
@@ -112,18 +117,14 @@ fn age_of(data: u64) -> u8 {
 }
 
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    clusters: LargePageArray<Cluster>,
     age: AtomicU8,
 }
 
 impl TranspositionTable {
     pub fn new(mb: usize) -> Result<Self, TtError> {
         let count = (mb.clamp(MIN_HASH_MB, MAX_HASH_MB) << 20) / size_of::<Cluster>();
-        let mut clusters = Vec::new();
-        clusters
-            .try_reserve_exact(count)
-            .map_err(|_| TtError::Allocation(mb))?;
-        clusters.resize_with(count, Cluster::default);
+        let clusters = LargePageArray::zeroed(count).ok_or(TtError::Allocation(mb))?;
         Ok(Self {
             clusters,
             age: AtomicU8::new(0),
@@ -135,7 +136,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&mut self) {
-        for c in &mut self.clusters {
+        for c in self.clusters.iter_mut() {
             *c = Cluster::default();
         }
         self.age.store(0, Relaxed);
