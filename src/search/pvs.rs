@@ -233,19 +233,25 @@ fn prune_late_move(pos: &Chess, late: &LateMove, depth: i32, alpha: i32, node: &
     }
 }
 
+/// Checks, captures and moves that put a piece where it can be taken for
+/// less: at the root these are searched to full depth. A sacrifice that
+/// starts a mating attack or wins material later looks hopeless to a
+/// shallow search, and the root has few such moves to pay for.
+fn is_forcing_or_sacrifice(pos: &Chess, late: &LateMove, gives_check: bool) -> bool {
+    gives_check || !late.quiet || !see_ge(pos, late.m, 0)
+}
+
 /// Late-move reduction of a move after the first, in plies; 0 for moves
 /// that are not reduced.
 fn late_move_reduction(
+    pos: &Chess,
     late: &LateMove,
     depth: i32,
     new_depth: i32,
     gives_check: bool,
     node: &Node,
 ) -> i32 {
-    // Checks and captures at the root are searched to full depth: a
-    // sacrifice that starts a mating attack or wins material later looks
-    // hopeless to a shallow search, and the root has few moves to pay for.
-    if depth < lmr_min_depth() || node.root && (gives_check || !late.quiet) {
+    if depth < lmr_min_depth() || node.root && is_forcing_or_sacrifice(pos, late, gives_check) {
         return 0;
     }
     let good_noisy = !late.quiet && !is_bad_noisy(late.order_score);
@@ -565,7 +571,8 @@ impl Searcher<'_> {
                     move_count,
                     order_score,
                 };
-                let reduction = late_move_reduction(&late, depth, new_depth, gives_check, &node);
+                let reduction =
+                    late_move_reduction(pos, &late, depth, new_depth, gives_check, &node);
                 let at = NodeAt {
                     pos: &child,
                     key: child_key,
