@@ -201,6 +201,21 @@ fn stopped_multipv_search_keeps_its_finished_first_line() {
     assert!(stopped_after_first_line > 0);
 }
 
+/// Asserts that a search of `nodes` nodes plays the given UCI move in each
+/// position.
+fn assert_best_moves_within(cases: &[(&str, &str)], nodes: u64) {
+    for &(fen, key) in cases {
+        let pos = Position::from_fen(fen).unwrap();
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let (result, _) = run(&pos, limits, &SearchOptions::default());
+        let best = result.best.expect("a move").to_uci(CastlingMode::Standard);
+        assert_eq!(best.to_string(), key, "{fen}");
+    }
+}
+
 #[test]
 fn quiet_sacrifices_at_the_root_are_found() {
     // Win At Chess 145 (Re8, the rook offered to deflect the queen) and 222
@@ -218,16 +233,7 @@ fn quiet_sacrifices_at_the_root_are_found() {
             "h4f6",
         ),
     ];
-    for (fen, key) in cases {
-        let pos = Position::from_fen(fen).unwrap();
-        let limits = Limits {
-            nodes: Some(300_000),
-            ..Limits::default()
-        };
-        let (result, _) = run(&pos, limits, &SearchOptions::default());
-        let best = result.best.expect("a move").to_uci(CastlingMode::Standard);
-        assert_eq!(best.to_string(), key, "{fen}");
-    }
+    assert_best_moves_within(&cases, 300_000);
 }
 
 #[test]
@@ -244,14 +250,5 @@ fn checking_sacrifices_at_the_root_are_found() {
         ),
         ("6k1/pp5p/2p3q1/6BP/2nPr1Q1/8/PP3R1K/8 w - - 0 1", "g5h6"),
     ];
-    for (fen, key) in cases {
-        let pos = Position::from_fen(fen).unwrap();
-        let limits = Limits {
-            nodes: Some(600_000),
-            ..Limits::default()
-        };
-        let (result, _) = run(&pos, limits, &SearchOptions::default());
-        let best = result.best.expect("a move").to_uci(CastlingMode::Standard);
-        assert_eq!(best.to_string(), key, "{fen}");
-    }
+    assert_best_moves_within(&cases, 600_000);
 }
