@@ -21,10 +21,6 @@ const LARGE_PAGE: usize = 2 << 20;
 /// valid value: integers, atomics of integers and arrays or structs of them.
 pub unsafe trait Zeroable {}
 
-unsafe impl Zeroable for u8 {}
-unsafe impl Zeroable for i16 {}
-unsafe impl Zeroable for u64 {}
-
 /// A heap array of `len` zero values, aligned to a large page when it is at
 /// least one large page long.
 pub struct LargePageArray<T: Zeroable> {
@@ -107,6 +103,11 @@ impl<T: Zeroable> Drop for LargePageArray<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // SAFETY: integers are valid as all zero and have no drop glue.
+    unsafe impl Zeroable for u8 {}
+    unsafe impl Zeroable for i16 {}
+    unsafe impl Zeroable for u64 {}
 
     #[test]
     fn large_arrays_start_zeroed_and_aligned_to_a_large_page() {
