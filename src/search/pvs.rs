@@ -1199,27 +1199,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_position_from_before_a_null_move_is_no_repetition() {
-        use crate::position::Position;
-        use crate::search::{History, Limits, SearchControl, SearchOptions};
-        use crate::tt::TranspositionTable;
-
-        let root = Position::default();
-        let (limits, options) = (Limits::default(), SearchOptions::default());
-        let tt = TranspositionTable::new(1).unwrap();
-        let ctl = SearchControl::new(false);
-        let mut history = History::default();
-        let mut searcher = Searcher::new(&root, &limits, &options, &tt, &ctl, &mut history);
-        // Plies 1 to 5 after the root, the fifth back at the first's key.
-        let k1 = 0x1111;
-        searcher.keys.extend([k1, 0x2222, 0x3333, 0x4444, k1]);
-        assert!(searcher.is_repetition(8), "a repetition four plies back");
-        // The same keys with a null move played at ply 2.
-        searcher.frames[2].null_move = true;
-        assert!(!searcher.is_repetition(8), "none across the null move");
-    }
-
-    #[test]
     fn eval_diff_bonus_rewards_moves_that_raise_the_movers_eval() {
         // Before: +20 for the mover; after: -20 for the opponent, i.e. the
         // same +20 for the mover, plus the two tempo bonuses: neutral.
