@@ -309,7 +309,7 @@ impl Searcher<'_> {
     fn is_repetition(&self, halfmoves: usize) -> bool {
         let current = self.keys.len() - 1;
         let key = self.keys[current];
-        let oldest = current.saturating_sub(halfmoves).max(self.null_floor());
+        let oldest = current.saturating_sub(halfmoves);
         let mut seen_before_root = 0;
         let mut i = current;
         while i >= oldest + 2 {
@@ -325,18 +325,6 @@ impl Searcher<'_> {
             }
         }
         false
-    }
-
-    /// The index in `keys` of the position the newest null move on the
-    /// current line reached (0 without one): a null move keeps the
-    /// halfmove clock, but the positions before it belong to another game,
-    /// so a key seen there is no repetition.
-    fn null_floor(&self) -> usize {
-        let ply = self.keys.len() - 1 - self.root_index;
-        (0..ply)
-            .rev()
-            .find(|&p| self.frames[p].null_move)
-            .map_or(0, |p| self.root_index + p + 1)
     }
 
     fn make(&mut self, pos: &Chess, key: u64, m: Move, ply: usize) -> (Chess, u64) {
