@@ -201,28 +201,41 @@ fn stopped_multipv_search_keeps_its_finished_first_line() {
     assert!(stopped_after_first_line > 0);
 }
 
-/// Asserts that a search of `nodes` nodes plays the given UCI move in each
-/// position.
-fn assert_best_moves_within(cases: &[(&str, &str)], nodes: u64) {
-    for &(fen, key) in cases {
-        let pos = Position::from_fen(fen).unwrap();
-        let limits = Limits {
-            nodes: Some(nodes),
-            ..Limits::default()
-        };
-        let (result, _) = run(&pos, limits, &SearchOptions::default());
-        let best = result.best.expect("a move").to_uci(CastlingMode::Standard);
-        assert_eq!(best.to_string(), key, "{fen}");
+/// The nodes a search of at most `limit` nodes spent before `key` became
+/// its best move for good, or `None` if `key` is not the move it plays.
+fn nodes_to_find(fen: &str, key: &str, limit: u64) -> Option<u64> {
+    let pos = Position::from_fen(fen).unwrap();
+    let limits = Limits {
+        nodes: Some(limit),
+        ..Limits::default()
+    };
+    let (result, reports) = run(&pos, limits, &SearchOptions::default());
+    let is_key = |m: &Move| m.to_uci(CastlingMode::Standard).to_string() == key;
+    if !result.best.as_ref().is_some_and(is_key) {
+        return None;
     }
+    let settled = reports
+        .iter()
+        .rposition(|r| !r.pv.first().is_some_and(is_key))
+        .map_or(0, |i| i + 1);
+    // Played without a report naming it: the search took all it had.
+    Some(reports.get(settled).map_or(limit, |r| r.nodes))
 }
 
 #[test]
-fn quiet_sacrifices_at_the_root_are_found() {
+fn sacrifices_at_the_root_are_found() {
     // Win At Chess 145 (Re8, the rook offered to deflect the queen) and 222
-    // (Bf6, the bishop offered to open the king): quiet moves that put a
-    // piece en prise. Reduced at the root like any late quiet move, they
-    // took Kestrel 1.2 and 1.6 s and are not found in 300,000 nodes;
-    // searched in full, they are.
+    // (Bf6, the bishop offered to open the king) are quiet moves that put a
+    // piece en prise; 055 (the queen sacrifice Qxg7+, mate in 4) and 218
+    // (Bh6) are checks. Reduced at the root like any late move, Re8 was not
+    // found in 5 M nodes and Qxg7+ took 4.4 M (a6e67ea with the root's
+    // exemption switched off); searched in full, the four took 0.84 M in
+    // all (68 k, 224 k, 512 k and 34 k).
+    //
+    // The budget is shared because one position's count swings two- to
+    // fourfold with any change to the tree (a search change that found
+    // Qxg7+ four times sooner found Bf6 twice as late), while losing the
+    // exemption costs several times the budget.
     let cases = [
         (
             "r1bq4/1p4kp/3p1n2/p4pB1/2pQ4/8/1P4PP/4RRK1 w - - 0 1",
@@ -232,23 +245,19 @@ fn quiet_sacrifices_at_the_root_are_found() {
             "2r1r2k/1q3ppp/p2Rp3/2p1P3/6QB/p3P3/bP3PPP/3R2K1 w - - 0 1",
             "h4f6",
         ),
-    ];
-    assert_best_moves_within(&cases, 300_000);
-}
-
-#[test]
-fn checking_sacrifices_at_the_root_are_found() {
-    // Win At Chess 055 (the queen sacrifice Qxg7+, mate in 4) and 218
-    // (Bh6): with the root's checks reduced like any late move, Kestrel
-    // needed more than 10 s for the first and 1.8 s for the second; with
-    // them searched in full, about 400,000 nodes (the root also searches
-    // its quiet sacrifices in full, which costs Qxg7+ some of its speed).
-    let cases = [
         (
             "r3r1k1/pp1q1pp1/4b1p1/3p2B1/3Q1R2/8/PPP3PP/4R1K1 w - - 0 1",
             "d4g7",
         ),
         ("6k1/pp5p/2p3q1/6BP/2nPr1Q1/8/PP3R1K/8 w - - 0 1", "g5h6"),
     ];
-    assert_best_moves_within(&cases, 600_000);
+    let found: Vec<_> = cases
+        .iter()
+        .map(|&(fen, key)| (key, nodes_to_find(fen, key, 1_500_000)))
+        .collect();
+    let total: Option<u64> = found.iter().map(|&(_, n)| n).sum();
+    assert!(
+        total.is_some_and(|t| t <= 2_500_000),
+        "nodes to find each sacrifice: {found:?}"
+    );
 }
