@@ -106,6 +106,10 @@ tunables! {
     see_quiet_margin: i32 = 60, 20..=150;
     see_capture_margin: i32 = 25, 5..=80;
     see_prune_max_depth: i32 = 8, 3..=14;
+    /// A capture's SEE pruning threshold moves a centipawn per this much
+    /// capture history, by at most the cap.
+    see_capture_history_divisor: i32 = 64, 16..=256;
+    see_capture_history_cap: i32 = 256, 0..=600;
     history_prune_max_depth: i32 = 4, 1..=8;
     history_prune_margin: i32 = 3000, 500..=8000;
 
@@ -119,6 +123,8 @@ tunables! {
     lmr_base_pct: i32 = 75, 0..=200;
     lmr_divisor_pct: i32 = 225, 120..=400;
     lmr_history_divisor: i32 = 8192, 2000..=20000;
+    /// A capture is reduced a ply less per this much capture history.
+    lmr_capture_history_divisor: i32 = 6144, 2000..=20000;
     /// After a reduced search beats alpha, the full-depth re-search goes one
     /// ply deeper when the score clears the best so far by this much (plus
     /// 2 per ply), one ply shallower when it barely beats it.

@@ -115,6 +115,9 @@ struct LateMove {
     /// The move's number in the loop, counting this one.
     move_count: usize,
     order_score: i32,
+    /// Capture history of a capture (0 for other moves): how often this
+    /// piece taking this kind of piece on this square has cut nodes off.
+    capture_history: i32,
 }
 
 /// The moves a node has searched without a cut-off, for the history
@@ -201,8 +204,16 @@ enum Prune {
 fn prune_late_move(pos: &Chess, late: &LateMove, depth: i32, alpha: i32, node: &Node) -> Prune {
     let m = late.m;
     if !late.quiet {
+        // A capture that has often cut elsewhere may lose a little more
+        // material on SEE before it is pruned, one that rarely has less.
+        let history_leeway = (late.capture_history / see_capture_history_divisor())
+            .clamp(-see_capture_history_cap(), see_capture_history_cap());
         let losing = depth <= see_prune_max_depth()
-            && !see_ge(pos, m, -see_capture_margin() * depth * depth);
+            && !see_ge(
+                pos,
+                m,
+                -see_capture_margin() * depth * depth - history_leeway,
+            );
         return if losing && !gives_check(pos, m) {
             Prune::Skip
         } else {
@@ -264,6 +275,9 @@ fn late_move_reduction(
     // are less likely to matter.
     reduction += i32::from(late.quiet && node.tt_move_noisy);
     reduction -= i32::from(node.correction.abs() >= lmr_correction_threshold());
+    if !late.quiet {
+        reduction -= late.capture_history / lmr_capture_history_divisor();
+    }
     if good_noisy {
         // A capture that holds its material is searched a ply deeper than
         // a quiet move of the same number would be.
@@ -507,6 +521,8 @@ impl Searcher<'_> {
                 continue;
             }
             move_count += 1;
+            let capture_history =
+                captured_role(m).map_or(0, |c| self.history.capture_score(pos.turn(), m, c));
 
             if !root && best_score > -TB_WIN_BOUND && !lone_king {
                 let late = LateMove {
@@ -514,6 +530,7 @@ impl Searcher<'_> {
                     quiet,
                     move_count,
                     order_score,
+                    capture_history,
                 };
                 match prune_late_move(pos, &late, depth, alpha, &node) {
                     Prune::Search => {}
@@ -570,6 +587,7 @@ impl Searcher<'_> {
                     quiet,
                     move_count,
                     order_score,
+                    capture_history,
                 };
                 let reduction =
                     late_move_reduction(pos, &late, depth, new_depth, gives_check, &node);
@@ -1037,8 +1055,16 @@ impl Searcher<'_> {
             for q in tried.quiets() {
                 self.history.update_quiet(color, *q, prev, keys, -b);
             }
-        } else if let Some(c) = captured_role(m) {
-            self.history.update_capture(color, m, c, b);
+        } else {
+            if let Some(c) = captured_role(m) {
+                self.history.update_capture(color, m, c, b);
+            }
+            // Quiet moves searched before a capture's cut-off failed to cut
+            // here as surely as those before a quiet one.
+            let keys = self.frames[ply].quiet_keys;
+            for q in tried.quiets() {
+                self.history.update_quiet(color, *q, prev, keys, -b);
+            }
         }
         for n in tried.noisy() {
             if let Some(c) = captured_role(*n) {
