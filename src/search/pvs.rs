@@ -1224,4 +1224,76 @@ mod tests {
         assert_eq!(eval_diff_bonus(0, -5000), eval_diff_history_max());
         assert_eq!(eval_diff_bonus(0, 5000), -eval_diff_history_max());
     }
+
+    fn quiet_node() -> Node {
+        Node {
+            root: false,
+            pv_node: false,
+            cut_node: false,
+            in_check: false,
+            improving: false,
+            opponent_worsening: false,
+            eval: 0,
+            correction: 0,
+            tt_move_noisy: false,
+        }
+    }
+
+    fn capture(pos: &Chess, uci: &str, capture_history: i32) -> LateMove {
+        let m = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(pos)
+            .unwrap();
+        LateMove {
+            m,
+            quiet: false,
+            move_count: 12,
+            order_score: 0,
+            capture_history,
+        }
+    }
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn capture_history_decides_whether_a_small_loss_on_see_is_pruned() {
+        // Bxe5 gives a bishop for a pawn when dxe5 answers.
+        let pos = position("4k3/8/3p4/4p3/8/2B5/8/4K3 w - - 0 1");
+        let node = quiet_node();
+        let plain = capture(&pos, "c3e5", 0);
+        let trusted = capture(&pos, "c3e5", 16_000);
+        assert!(matches!(
+            prune_late_move(&pos, &plain, 2, 0, &node),
+            Prune::Skip
+        ));
+        assert!(matches!(
+            prune_late_move(&pos, &trusted, 2, 0, &node),
+            Prune::Search
+        ));
+    }
+
+    #[test]
+    fn a_capture_that_has_often_cut_is_reduced_less() {
+        let pos = position("4k3/8/3p4/4p3/8/2B5/8/4K3 w - - 0 1");
+        let node = quiet_node();
+        let depth = 12;
+        let r = |h| {
+            late_move_reduction(
+                &pos,
+                &capture(&pos, "c3e5", h),
+                depth,
+                depth - 1,
+                false,
+                &node,
+            )
+        };
+        assert!(r(12_000) < r(0));
+        assert!(r(-12_000) > r(0));
+    }
 }
