@@ -1043,6 +1043,7 @@ impl Searcher<'_> {
         let b = bonus(depth);
         let color = pos.turn();
         let prev = self.previous_moves(ply);
+        let keys = self.frames[ply].quiet_keys;
         if is_quiet(m) {
             let frame = &mut self.frames[ply];
             if frame.killers[0] != Some(m) {
@@ -1050,21 +1051,14 @@ impl Searcher<'_> {
                 frame.killers[0] = Some(m);
             }
             self.history.set_countermove(prev[0], m);
-            let keys = self.frames[ply].quiet_keys;
             self.history.update_quiet(color, m, prev, keys, b);
-            for q in tried.quiets() {
-                self.history.update_quiet(color, *q, prev, keys, -b);
-            }
-        } else {
-            if let Some(c) = captured_role(m) {
-                self.history.update_capture(color, m, c, b);
-            }
-            // Quiet moves searched before a capture's cut-off failed to cut
-            // here as surely as those before a quiet one.
-            let keys = self.frames[ply].quiet_keys;
-            for q in tried.quiets() {
-                self.history.update_quiet(color, *q, prev, keys, -b);
-            }
+        } else if let Some(c) = captured_role(m) {
+            self.history.update_capture(color, m, c, b);
+        }
+        // The quiet moves searched before the cut-off failed to cut here,
+        // whether the move that did was quiet or noisy.
+        for q in tried.quiets() {
+            self.history.update_quiet(color, *q, prev, keys, -b);
         }
         for n in tried.noisy() {
             if let Some(c) = captured_role(*n) {
@@ -1211,6 +1205,8 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
+    use shakmaty::CastlingMode;
 
     #[test]
     fn eval_diff_bonus_rewards_moves_that_raise_the_movers_eval() {
@@ -1239,14 +1235,9 @@ mod tests {
         }
     }
 
-    fn capture(pos: &Chess, uci: &str, capture_history: i32) -> LateMove {
-        let m = uci
-            .parse::<shakmaty::uci::UciMove>()
-            .unwrap()
-            .to_move(pos)
-            .unwrap();
+    fn capture(pos: &Position, uci: &str, capture_history: i32) -> LateMove {
         LateMove {
-            m,
+            m: pos.parse_move(uci, CastlingMode::Standard).unwrap(),
             quiet: false,
             move_count: 12,
             order_score: 0,
@@ -1254,38 +1245,31 @@ mod tests {
         }
     }
 
-    fn position(fen: &str) -> Chess {
-        fen.parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap()
-    }
-
     #[test]
     fn capture_history_decides_whether_a_small_loss_on_see_is_pruned() {
         // Bxe5 gives a bishop for a pawn when dxe5 answers.
-        let pos = position("4k3/8/3p4/4p3/8/2B5/8/4K3 w - - 0 1");
+        let pos = Position::from_fen("4k3/8/3p4/4p3/8/2B5/8/4K3 w - - 0 1").unwrap();
         let node = quiet_node();
         let plain = capture(&pos, "c3e5", 0);
         let trusted = capture(&pos, "c3e5", 16_000);
         assert!(matches!(
-            prune_late_move(&pos, &plain, 2, 0, &node),
+            prune_late_move(pos.board(), &plain, 2, 0, &node),
             Prune::Skip
         ));
         assert!(matches!(
-            prune_late_move(&pos, &trusted, 2, 0, &node),
+            prune_late_move(pos.board(), &trusted, 2, 0, &node),
             Prune::Search
         ));
     }
 
     #[test]
     fn a_capture_that_has_often_cut_is_reduced_less() {
-        let pos = position("4k3/8/3p4/4p3/8/2B5/8/4K3 w - - 0 1");
+        let pos = Position::from_fen("4k3/8/3p4/4p3/8/2B5/8/4K3 w - - 0 1").unwrap();
         let node = quiet_node();
         let depth = 12;
         let r = |h| {
             late_move_reduction(
-                &pos,
+                pos.board(),
                 &capture(&pos, "c3e5", h),
                 depth,
                 depth - 1,
