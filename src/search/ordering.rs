@@ -4,7 +4,7 @@
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::history::{History, PrevMoves, QuietKeys, captured_role};
-use super::params::CONTINUATION_PLIES;
+use super::params::{CONTINUATION_PLIES, good_capture_history_divisor, good_capture_victim_pct};
 use super::see::{see_ge, value};
 use crate::tt::PackedMove;
 
@@ -203,11 +203,43 @@ fn noisy_score(pos: &Chess, m: Move, history: &History) -> i32 {
     if matches!(m.promotion(), Some(r) if r != Role::Queen) {
         return UNDERPROMOTION;
     }
-    let hist = captured_role(m).map_or(0, |c| history.capture_score(pos.turn(), m, c) / 16);
-    let base = if see_ge(pos, m, 0) {
+    let victim = captured_role(m);
+    let raw_hist = victim.map_or(0, |c| history.capture_score(pos.turn(), m, c));
+    // Giving up a little of what is taken (a bishop for a defended knight)
+    // is often sound, and more so for a capture that has often cut.
+    let leeway = victim.map_or(0, value) * good_capture_victim_pct() / 100
+        + raw_hist / good_capture_history_divisor();
+    let base = if see_ge(pos, m, -leeway) {
         GOOD_CAPTURE
     } else {
         BAD_CAPTURE
     };
-    base + mvv_lva(m) * 4 + hist
+    base + mvv_lva(m) * 4 + raw_hist / 16
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Square};
+
+    use super::*;
+
+    fn capture(pos: &Chess, from: Square, to: Square) -> Move {
+        pos.legal_moves()
+            .into_iter()
+            .find(|m| m.from() == Some(from) && m.to() == to)
+            .expect("the capture is legal")
+    }
+
+    #[test]
+    fn a_bishop_for_a_defended_knight_is_a_good_capture_a_queen_is_not() {
+        let fen: Fen = "4k3/8/4p3/3n4/2B5/8/8/4K2Q w - - 0 1".parse().unwrap();
+        let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let history = History::default();
+        let bishop = noisy_score(&pos, capture(&pos, Square::C4, Square::D5), &history);
+        let queen = noisy_score(&pos, capture(&pos, Square::H1, Square::D5), &history);
+        // Bxd5 exd5 gives up ten centipawns of SEE; Qxd5 exd5 the queen.
+        assert!(!is_bad_noisy(bishop), "{bishop}");
+        assert!(is_bad_noisy(queen), "{queen}");
+    }
 }

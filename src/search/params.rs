@@ -110,6 +110,11 @@ tunables! {
     /// capture history, by at most the cap.
     see_capture_history_divisor: i32 = 64, 16..=256;
     see_capture_history_cap: i32 = 256, 0..=600;
+    /// A capture is ordered with the good ones (before the quiet moves)
+    /// when SEE loses at most this share (%) of the captured piece, and a
+    /// centipawn more per this much capture history (less for a negative one).
+    good_capture_victim_pct: i32 = 39, 0..=100;
+    good_capture_history_divisor: i32 = 64, 16..=256;
     history_prune_max_depth: i32 = 4, 1..=8;
     history_prune_margin: i32 = 3000, 500..=8000;
 
