@@ -15,7 +15,8 @@ const COUNTERMOVE: i32 = 399_000_000;
 const BAD_CAPTURE: i32 = -500_000_000;
 const UNDERPROMOTION: i32 = -600_000_000;
 
-/// Scores at or above this are captures or promotions that won't lose material.
+/// Scores at or above this are captures or promotions that lose nothing, or
+/// little of what they take (see `noisy_score`).
 pub fn is_bad_noisy(score: i32) -> bool {
     score < -100_000_000
 }
@@ -238,7 +239,7 @@ mod tests {
         let history = History::default();
         let bishop = noisy_score(&pos, capture(&pos, Square::C4, Square::D5), &history);
         let queen = noisy_score(&pos, capture(&pos, Square::H1, Square::D5), &history);
-        // Bxd5 exd5 gives up ten centipawns of SEE; Qxd5 exd5 the queen.
+        // Bxd5 exd5 gives up ten centipawns on SEE; Qxd5 exd5 a queen for a knight.
         assert!(!is_bad_noisy(bishop), "{bishop}");
         assert!(is_bad_noisy(queen), "{queen}");
     }
