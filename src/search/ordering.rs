@@ -220,25 +220,20 @@ fn noisy_score(pos: &Chess, m: Move, history: &History) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Square};
+    use shakmaty::CastlingMode;
 
     use super::*;
-
-    fn capture(pos: &Chess, from: Square, to: Square) -> Move {
-        pos.legal_moves()
-            .into_iter()
-            .find(|m| m.from() == Some(from) && m.to() == to)
-            .expect("the capture is legal")
-    }
+    use crate::position::Position as Game;
 
     #[test]
     fn a_bishop_for_a_defended_knight_is_a_good_capture_a_queen_is_not() {
-        let fen: Fen = "4k3/8/4p3/3n4/2B5/8/8/4K2Q w - - 0 1".parse().unwrap();
-        let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
-        let history = History::default();
-        let bishop = noisy_score(&pos, capture(&pos, Square::C4, Square::D5), &history);
-        let queen = noisy_score(&pos, capture(&pos, Square::H1, Square::D5), &history);
+        let game = Game::from_fen("4k3/8/4p3/3n4/2B5/8/8/4K2Q w - - 0 1").unwrap();
+        let score = |uci: &str| {
+            let m = game.parse_move(uci, CastlingMode::Standard).unwrap();
+            noisy_score(game.board(), m, &History::default())
+        };
+        let bishop = score("c4d5");
+        let queen = score("h1d5");
         // Bxd5 exd5 gives up ten centipawns on SEE; Qxd5 exd5 a queen for a knight.
         assert!(!is_bad_noisy(bishop), "{bishop}");
         assert!(is_bad_noisy(queen), "{queen}");
