@@ -15,8 +15,9 @@ const COUNTERMOVE: i32 = 399_000_000;
 const BAD_CAPTURE: i32 = -500_000_000;
 const UNDERPROMOTION: i32 = -600_000_000;
 
-/// Scores at or above this are captures or promotions that lose nothing, or
-/// little of what they take (see `noisy_score`).
+/// Whether a noisy move's ordering score marks it bad: a capture or
+/// promotion that loses more on SEE than the good-capture threshold
+/// allows, or an underpromotion (see `noisy_score`).
 pub fn is_bad_noisy(score: i32) -> bool {
     score < -100_000_000
 }
@@ -228,9 +229,10 @@ mod tests {
     #[test]
     fn a_bishop_for_a_defended_knight_is_a_good_capture_a_queen_is_not() {
         let game = Game::from_fen("4k3/8/4p3/3n4/2B5/8/8/4K2Q w - - 0 1").unwrap();
+        let history = History::default();
         let score = |uci: &str| {
             let m = game.parse_move(uci, CastlingMode::Standard).unwrap();
-            noisy_score(game.board(), m, &History::default())
+            noisy_score(game.board(), m, &history)
         };
         let bishop = score("c4d5");
         let queen = score("h1d5");

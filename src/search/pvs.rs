@@ -279,8 +279,8 @@ fn late_move_reduction(
         reduction -= late.capture_history / lmr_capture_history_divisor();
     }
     if good_noisy {
-        // A capture that (nearly) holds its material is searched a ply deeper than
-        // a quiet move of the same number would be.
+        // A capture that (nearly) holds its material is searched a ply
+        // deeper than a quiet move of the same number would be.
         reduction -= 1;
     } else if late.quiet && is_refutation(late.order_score) {
         // Killers and the countermove have cut elsewhere, not here: one
