@@ -5,14 +5,15 @@ whose moves carry `{score/depth time, tl=...}` comments.
 For one engine it prints:
   * results by the best and worst score the engine itself reported
     (did it convert the games it thought it was winning?);
-  * median thinking time per move, the engine against its opponents,
-    and the median clock left at the end of a game;
+  * median thinking time and clock left by move number, the engine
+    against its opponents, and the median clock left at the end of a game;
   * the material of positions the engine scored at least --high while
     the opponent's last score (turned to the engine's view) was at most
     --low: where the two evaluations disagree most;
   * the first swing of each game: a move the engine scored at least
     --swing-from after which the opponent's reply scored the game at most
-    --swing-to for the engine (a misjudgement that changed the game).
+    --swing-to for the engine (a misjudgement that changed the game),
+    counted by result and by the move number it came at.
 
 With --positions FILE it also writes those positions as EPD (the first
 disagreement and the first swing of each game, with the move the engine
@@ -88,6 +89,8 @@ def scan(path, engine, args):
     swings = collections.Counter()
     bands = collections.Counter()
     think = {True: collections.defaultdict(list), False: collections.defaultdict(list)}
+    clocks = {True: collections.defaultdict(list), False: collections.defaultdict(list)}
+    swing_moves = collections.Counter()
     clock_left = []
     disagreements = collections.Counter()
     game_no = 0
@@ -113,6 +116,8 @@ def scan(path, engine, args):
                 if m:
                     score, seconds = parse_score(m.group(1)), float(m.group(2))
                     think[mover_is_us][move_number].append(seconds)
+                    if c := CLOCK.search(node.comment):
+                        clocks[mover_is_us][move_number].append(float(c.group(1)))
                     if not mover_is_us:
                         their_last = -score
                     else:
@@ -131,6 +136,7 @@ def scan(path, engine, args):
                             if reply is not None and reply <= args.swing_to:
                                 swing_seen = True
                                 swings[result] += 1
+                                swing_moves[move_number // 10 * 10] += 1
                                 positions.append(
                                     epd_line(board, node.move, "swing", game_no, score, reply, result)
                                 )
@@ -139,7 +145,11 @@ def scan(path, engine, args):
                 bands[(band(max(ours), min(ours)), result)] += 1
             if last_clock is not None:
                 clock_left.append(last_clock)
-    return bands, think, clock_left, disagreements, swings, positions
+    return bands, (think, clocks), clock_left, disagreements, (swings, swing_moves), positions
+
+
+def median_or_nan(values):
+    return statistics.median(values) if values else float("nan")
 
 
 def main():
@@ -152,7 +162,9 @@ def main():
     ap.add_argument("--swing-from", type=float, default=-0.5, help="our score at least (pawns)")
     ap.add_argument("--positions", help="write disagreements and swings to this EPD file")
     args = ap.parse_args()
-    bands, think, clock_left, disagreements, swings, positions = scan(args.pgn, args.engine, args)
+    bands, (think, clocks), clock_left, disagreements, (swings, swing_moves), positions = scan(
+        args.pgn, args.engine, args
+    )
     if not bands:
         sys.exit(f"no scored games of {args.engine} in {args.pgn}")
 
@@ -161,14 +173,16 @@ def main():
         wdl = [bands[(name, r)] for r in "WDL"]
         print(f"  {name:14} W{wdl[0]} D{wdl[1]} L{wdl[2]}")
 
-    print("median thinking time by move number (ms): ours / theirs (games)")
+    print("median thinking time (ms) and clock left (s) by move number: ours / theirs (games)")
     games = sum(bands.values())
     for move in sorted(think[True]):
         ours, theirs = think[True][move], think[False].get(move, [])
         if move % 5 == 0 and len(ours) >= MIN_SHARE_PER_ROW * games and theirs:
             print(
                 f"  move {move:3}: {1000 * statistics.median(ours):6.0f} /"
-                f" {1000 * statistics.median(theirs):6.0f} ({len(ours)})"
+                f" {1000 * statistics.median(theirs):6.0f}"
+                f"   {median_or_nan(clocks[True][move]):5.2f} /"
+                f" {median_or_nan(clocks[False][move]):5.2f} ({len(ours)})"
             )
     if clock_left:
         print(f"median clock left after our last move: {statistics.median(clock_left):.2f} s")
@@ -182,6 +196,8 @@ def main():
         f"games whose first swing (ours >= {args.swing_from:+.2f}, their reply"
         f" <= {args.swing_to:+.2f}) came in a: {wdl}"
     )
+    for decade in sorted(swing_moves):
+        print(f"  at moves {decade}-{decade + 9}: {swing_moves[decade]}")
     if args.positions:
         with open(args.positions, "w", encoding="utf-8") as out:
             out.writelines(line + "\n" for line in positions)
