@@ -116,14 +116,16 @@ def scan(path, engine, args):
                 if m:
                     score, seconds = parse_score(m.group(1)), float(m.group(2))
                     think[mover_is_us][move_number].append(seconds)
+                    clock = None
                     if c := CLOCK.search(node.comment):
-                        clocks[mover_is_us][move_number].append(float(c.group(1)))
+                        clock = float(c.group(1))
+                        clocks[mover_is_us][move_number].append(clock)
                     if not mover_is_us:
                         their_last = -score
                     else:
                         ours.append(score)
-                        if c := CLOCK.search(node.comment):
-                            last_clock = float(c.group(1))
+                        if clock is not None:
+                            last_clock = clock
                         disagree = score >= high and their_last is not None and their_last <= low
                         if disagree and not flagged:
                             flagged = True
