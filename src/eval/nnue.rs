@@ -1,4 +1,4 @@
-//! The evaluation's neural part: (768 -> HIDDEN) x 2 -> 1, trained by
+//! The evaluation's neural part: (768 x KING_BUCKETS -> HIDDEN) x 2 -> 1, trained by
 //! `kestrel nnue-train` on Kestrel's own self-play data. A net is either
 //! residual (its output is a correction added to the hand-crafted
 //! evaluation; the one in the tree) or the whole score.
@@ -7,7 +7,10 @@
 //! the side's own pieces first, squares flipped vertically for Black, and
 //! flipped horizontally when that side's king stands on files a-d, so that
 //! a position and its mirror image share weights (the net learns one wing
-//! and sees twice the data for it). One accumulator per side, with weights
+//! and sees twice the data for it). Each side's features also take one of
+//! `KING_BUCKETS` sets of weights by where its king stands, so a piece can
+//! count differently beside a castled king, a king in the centre and a king
+//! that has come out for the endgame. One accumulator per side, with weights
 //! shared between the two; the hidden layer is the side to move's
 //! accumulator followed by the other's, activated by the squared clipped
 //! ReLU. Integer inference: first layer scaled by `QA`, output weights by
@@ -21,7 +24,12 @@ use std::sync::OnceLock;
 
 use shakmaty::{Bitboard, Board, CastlingSide, Chess, Color, File, Move, Position, Role, Square};
 
-pub const INPUTS: usize = 768;
+/// Features per king bucket: (colour, role, square).
+pub const PIECE_FEATURES: usize = 768;
+/// Sets of first-layer weights, chosen by where the viewing side's king
+/// stands (see `KING_BUCKET`).
+pub const KING_BUCKETS: usize = 4;
+pub const INPUTS: usize = PIECE_FEATURES * KING_BUCKETS;
 pub const HIDDEN: usize = 128;
 /// First-layer quantisation: 1.0 is `QA`.
 pub const QA: i32 = 255;
@@ -40,35 +48,85 @@ const MAGIC: &[u8; 8] = b"KSTRNN02";
 /// The net built into the binary.
 static EMBEDDED: &[u8] = include_bytes!("kestrel.nnue");
 
+/// The king bucket of each square of the viewing side's king, seen from
+/// that side with the king on files e-h: a castled king in the corner, a
+/// king on its first rank in the centre, a king on its second rank, and a
+/// king further up (mostly endgames). King safety and the endgame each get
+/// weights of their own.
+const KING_BUCKET: [u8; 64] = {
+    let mut table = [3u8; 64];
+    let mut file = 4;
+    while file < 8 {
+        table[file] = if file >= 6 { 0 } else { 1 };
+        table[8 + file] = 2;
+        file += 1;
+    }
+    table
+};
+
+/// How `view` sees the board: whether its features are mirrored left-right
+/// (its king on files a-d), and which king bucket its weights come from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ViewKey {
+    mirror: bool,
+    bucket: u8,
+}
+
+impl ViewKey {
+    /// The key for `view`'s king on `king`.
+    #[inline]
+    pub fn of_king(view: Color, king: Square) -> ViewKey {
+        let mirror = king.file() <= File::D;
+        let mut s = king as usize;
+        if view == Color::Black {
+            s ^= 56;
+        }
+        if mirror {
+            s ^= 7;
+        }
+        ViewKey {
+            mirror,
+            bucket: KING_BUCKET[s],
+        }
+    }
+
+    /// The key for `view` on `board` (a board without that king, which only
+    /// the trainer's odd inputs could give, uses the corner bucket).
+    #[inline]
+    pub fn of(board: &Board, view: Color) -> ViewKey {
+        board.king_of(view).map_or(
+            ViewKey {
+                mirror: false,
+                bucket: 0,
+            },
+            |k| ViewKey::of_king(view, k),
+        )
+    }
+}
+
 /// Index of a piece's feature as seen by `view`.
 #[inline]
-pub fn feature(view: Color, mirror: bool, color: Color, role: Role, sq: Square) -> usize {
+pub fn feature(view: Color, key: ViewKey, color: Color, role: Role, sq: Square) -> usize {
     let mut s = sq as usize;
     if view == Color::Black {
         s ^= 56;
     }
-    if mirror {
+    if key.mirror {
         s ^= 7;
     }
     let side = usize::from(color != view);
-    side * 384 + (role as usize - 1) * 64 + s
-}
-
-/// Whether `view`'s features are mirrored left-right (its king on a-d).
-#[inline]
-pub fn mirrored(board: &Board, view: Color) -> bool {
-    board.king_of(view).is_some_and(|k| k.file() <= File::D)
+    usize::from(key.bucket) * PIECE_FEATURES + side * 384 + (role as usize - 1) * 64 + s
 }
 
 /// Calls `f` with the feature index of every piece as seen by `view`.
 #[inline]
 pub fn for_each_feature(board: &Board, view: Color, mut f: impl FnMut(usize)) {
-    let mirror = mirrored(board, view);
+    let key = ViewKey::of(board, view);
     for color in Color::ALL {
         for role in Role::ALL {
             let bb: Bitboard = board.by_piece(role.of(color));
             for sq in bb {
-                f(feature(view, mirror, color, role, sq));
+                f(feature(view, key, color, role, sq));
             }
         }
     }
@@ -91,22 +149,32 @@ pub enum NetError {
     Magic,
     #[error("net has hidden size {0}, this build expects {HIDDEN}")]
     Hidden(usize),
+    #[error("net has {0} king buckets, this build expects {KING_BUCKETS}")]
+    Buckets(usize),
     #[error("net file is {0} bytes, expected {1}")]
     Length(usize, usize),
 }
 
-/// Size in bytes of a net file with `hidden` units per side.
-pub const fn file_len(hidden: usize) -> usize {
-    8 + 4 + 4 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// Size in bytes of a net file with `hidden` units per side and `buckets`
+/// king buckets.
+pub const fn file_len(hidden: usize, buckets: usize) -> usize {
+    8 + 4 + 4 + 2 * (PIECE_FEATURES * buckets * hidden + hidden + 2 * hidden) + 4
 }
 
 /// Size in bytes of a net file of this build.
-pub const FILE_LEN: usize = file_len(HIDDEN);
+pub const FILE_LEN: usize = file_len(HIDDEN, KING_BUCKETS);
+
+/// The flags word of a net file: bit 0 residual, bits 8-15 the number of
+/// king buckets (0 in files from before buckets, which had one).
+fn flags(residual: bool, buckets: usize) -> u32 {
+    u32::from(residual) | (buckets as u32) << 8
+}
 
 /// The quantised weights of a net file of any hidden size, as stored:
 /// `w1` row-major by feature, `w2` the side to move's half first.
 pub struct NetParts {
     pub hidden: usize,
+    pub buckets: usize,
     pub residual: bool,
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
@@ -123,7 +191,8 @@ impl NetParts {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
         let hidden = word(8) as usize;
-        let len = file_len(hidden);
+        let buckets = ((word(12) >> 8) & 0xff).max(1) as usize;
+        let len = file_len(hidden, buckets);
         if bytes.len() != len {
             return Err(NetError::Length(bytes.len(), len));
         }
@@ -131,11 +200,15 @@ impl NetParts {
         let mut words = bytes[16..len - 4]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let w1 = words.by_ref().take(INPUTS * hidden).collect();
+        let w1 = words
+            .by_ref()
+            .take(PIECE_FEATURES * buckets * hidden)
+            .collect();
         let b1 = words.by_ref().take(hidden).collect();
         let w2 = words.collect();
         Ok(NetParts {
             hidden,
+            buckets,
             residual,
             w1,
             b1,
@@ -150,6 +223,9 @@ impl Network {
         let parts = NetParts::from_bytes(bytes)?;
         if parts.hidden != HIDDEN {
             return Err(NetError::Hidden(parts.hidden));
+        }
+        if parts.buckets != KING_BUCKETS {
+            return Err(NetError::Buckets(parts.buckets));
         }
         let mut b1 = [0; HIDDEN];
         b1.copy_from_slice(&parts.b1);
@@ -295,9 +371,10 @@ fn output_sum(mine: &[i16; HIDDEN], theirs: &[i16; HIDDEN], w2: &[i16; 2 * HIDDE
     output_generic(mine, theirs, w2)
 }
 
-/// Whether `m` takes the mover's king across the d/e-file line, which
-/// changes how that side's features are mirrored.
-fn king_changes_wing(mover: Color, m: Move) -> bool {
+/// Whether `m` moves the mover's king to a square with another view key
+/// (across the d/e-file line or into another king bucket), which changes
+/// all of that side's features.
+fn king_changes_key(mover: Color, m: Move) -> bool {
     let (from, to) = match m {
         Move::Normal {
             role: Role::King,
@@ -311,7 +388,7 @@ fn king_changes_wing(mover: Color, m: Move) -> bool {
         ),
         _ => return false,
     };
-    (from.file() <= File::D) != (to.file() <= File::D)
+    ViewKey::of_king(mover, from) != ViewKey::of_king(mover, to)
 }
 
 #[derive(Clone, Copy)]
@@ -343,7 +420,7 @@ impl AccumulatorStack {
 
     /// `mover` played `m` from the position at `ply`, giving `after`.
     pub fn push_move(&mut self, ply: usize, mover: Color, m: Move, after: &Board) {
-        if king_changes_wing(mover, m) {
+        if king_changes_key(mover, m) {
             // The rebuilt view needs this board, so apply the move now.
             self.bring_up_to_date(ply);
             let (done, rest) = self.accumulators.split_at_mut(ply + 1);
@@ -385,11 +462,11 @@ impl AccumulatorStack {
 type Change = Option<(Color, Role, Square)>;
 
 /// The feature indices of `changes` as seen by `view`, and how many there are.
-fn feature_indices(changes: &[Change; 2], view: Color, mirror: bool) -> ([usize; 2], usize) {
+fn feature_indices(changes: &[Change; 2], view: Color, key: ViewKey) -> ([usize; 2], usize) {
     let mut indices = [0; 2];
     let mut n = 0;
     for &(color, role, sq) in changes.iter().flatten() {
-        indices[n] = feature(view, mirror, color, role, sq);
+        indices[n] = feature(view, key, color, role, sq);
         n += 1;
     }
     (indices, n)
@@ -443,7 +520,7 @@ fn changes(mover: Color, m: Move) -> ([Change; 2], [Change; 2]) {
 #[repr(C, align(64))]
 pub struct Accumulator {
     views: [[i16; HIDDEN]; 2],
-    mirror: [bool; 2],
+    keys: [ViewKey; 2],
 }
 
 fn view_index(view: Color) -> usize {
@@ -459,36 +536,38 @@ impl Accumulator {
         let net = network();
         let mut acc = Accumulator {
             views: [[0; HIDDEN]; 2],
-            mirror: [false; 2],
+            keys: [
+                ViewKey::of(board, Color::White),
+                ViewKey::of(board, Color::Black),
+            ],
         };
         for view in Color::ALL {
             acc.views[view_index(view)] = net.accumulate(board, view);
-            acc.mirror[view_index(view)] = mirrored(board, view);
         }
         acc
     }
 
     /// Sets `self` to `parent` after `mover` played `m`, giving `after`.
-    /// A view whose king crossed between the d- and e-files is rebuilt.
+    /// A view whose king moved to a square of another view key is rebuilt.
     pub fn update_from(&mut self, parent: &Accumulator, mover: Color, m: Move, after: &Board) {
         self.apply(parent, mover, m, Some(after));
     }
 
-    /// `update_from` for a move that leaves both kings on their wing, so
+    /// `update_from` for a move that leaves both view keys as they were, so
     /// that no view is rebuilt and the board is not needed.
     fn apply(&mut self, parent: &Accumulator, mover: Color, m: Move, after: Option<&Board>) {
         let net = network();
         let (removed, added) = changes(mover, m);
         for view in Color::ALL {
             let v = view_index(view);
-            let mirror = after.map_or(parent.mirror[v], |b| mirrored(b, view));
-            self.mirror[v] = mirror;
-            if let Some(board) = after.filter(|_| mirror != parent.mirror[v]) {
+            let key = after.map_or(parent.keys[v], |b| ViewKey::of(b, view));
+            self.keys[v] = key;
+            if let Some(board) = after.filter(|_| key != parent.keys[v]) {
                 self.views[v] = net.accumulate(board, view);
                 continue;
             }
-            let (subs, n_subs) = feature_indices(&removed, view, mirror);
-            let (adds, n_adds) = feature_indices(&added, view, mirror);
+            let (subs, n_subs) = feature_indices(&removed, view, key);
+            let (adds, n_adds) = feature_indices(&added, view, key);
             apply_rows(
                 &mut self.views[v],
                 &parent.views[v],
@@ -524,12 +603,14 @@ pub fn evaluate(board: &Chess) -> i32 {
 }
 
 /// Writes a net file from quantised parts (used by the trainer); the
-/// hidden size is `b1`'s length.
+/// hidden size is `b1`'s length and the number of king buckets follows
+/// from `w1`'s.
 pub fn to_bytes(residual: bool, w1: &[i16], b1: &[i16], w2: &[i16], b2: i32) -> Vec<u8> {
-    let mut out = Vec::with_capacity(file_len(b1.len()));
+    let buckets = w1.len() / (PIECE_FEATURES * b1.len());
+    let mut out = Vec::with_capacity(file_len(b1.len(), buckets));
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&(b1.len() as u32).to_le_bytes());
-    out.extend_from_slice(&u32::from(residual).to_le_bytes());
+    out.extend_from_slice(&flags(residual, buckets).to_le_bytes());
     for v in w1.iter().chain(b1).chain(w2) {
         out.extend_from_slice(&v.to_le_bytes());
     }
@@ -633,6 +714,51 @@ mod tests {
         let a = KPosition::from_fen("4k3/pp3ppp/2n5/8/3P4/5N2/PP3PPP/2K5 w - - 0 1").unwrap();
         let b = KPosition::from_fen("3k4/ppp3pp/5n2/8/4P3/2N5/PPP3PP/5K2 w - - 0 1").unwrap();
         assert_eq!(evaluate(a.board()), evaluate(b.board()));
+    }
+
+    /// Each side's king picks its bucket from its own side of the board,
+    /// wings mirrored: the castled corner, the first rank's centre, the
+    /// second rank, and the rest.
+    #[test]
+    fn king_buckets_follow_the_own_side_and_wing() {
+        let bucket = |view, sq| ViewKey::of_king(view, sq).bucket;
+        for (sq, b) in [
+            (Square::G1, 0),
+            (Square::H1, 0),
+            (Square::B1, 0),
+            (Square::E1, 1),
+            (Square::D1, 1),
+            (Square::F2, 2),
+            (Square::A2, 2),
+            (Square::E3, 3),
+            (Square::H8, 3),
+        ] {
+            assert_eq!(bucket(Color::White, sq), b, "{sq:?}");
+            assert_eq!(bucket(Color::Black, sq.flip_vertical()), b, "{sq:?}");
+        }
+        let king_move = |from, to| Move::Normal {
+            role: Role::King,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        };
+        assert!(king_changes_key(
+            Color::White,
+            king_move(Square::G1, Square::G2)
+        ));
+        assert!(king_changes_key(
+            Color::Black,
+            king_move(Square::E5, Square::D4)
+        ));
+        assert!(!king_changes_key(
+            Color::Black,
+            king_move(Square::E5, Square::F6)
+        ));
+        assert!(!king_changes_key(
+            Color::White,
+            king_move(Square::G1, Square::H1)
+        ));
     }
 
     #[test]

@@ -15,7 +15,9 @@ use std::time::Instant;
 use shakmaty::fen::Fen;
 use shakmaty::{Board, Chess, Color, Position as _, Setup};
 
-use crate::eval::nnue::{self, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
+use crate::eval::nnue::{
+    self, HIDDEN, INPUTS, KING_BUCKETS, PIECE_FEATURES, QA, QB, SCALE, WEIGHT_CLIP,
+};
 use crate::tools::datagen::Rng;
 use crate::tools::map_chunks;
 
@@ -35,7 +37,8 @@ pub struct Config {
     /// Train the net as a correction added to the hand-crafted evaluation.
     pub residual: bool,
     /// A net file to start from instead of random weights; it may have
-    /// fewer hidden units than this build, the new ones starting silent.
+    /// fewer hidden units than this build, the new ones starting silent, and
+    /// one king bucket where the build has several, copied to each.
     pub init: Option<String>,
     /// With `init`: each step pulls every weight back towards the starting
     /// net by `lr * anchor` of its distance, so weights the new data says
@@ -322,11 +325,20 @@ fn load_net_into(p: &mut [f32], path: &str, residual: bool) -> Result<(), String
     if net.residual != residual {
         return Err(format!("{path} is not the kind of net asked for (--pure)"));
     }
+    if net.buckets != 1 && net.buckets != KING_BUCKETS {
+        return Err(format!(
+            "{path} has {} king buckets; this build reads 1 or {KING_BUCKETS}",
+            net.buckets
+        ));
+    }
     let old = net.hidden;
+    let file_inputs = PIECE_FEATURES * net.buckets;
     p[W2..B2].iter_mut().for_each(|w| *w = 0.0);
+    // A file without king buckets gives every bucket its weights, so the
+    // bucketed net starts out scoring exactly as the file's.
     for f in 0..INPUTS {
         for j in 0..old {
-            p[W1 + f * HIDDEN + j] = f32::from(net.w1[f * old + j]) / QA as f32;
+            p[W1 + f * HIDDEN + j] = f32::from(net.w1[(f % file_inputs) * old + j]) / QA as f32;
         }
     }
     for j in 0..old {
@@ -505,7 +517,8 @@ mod tests {
         let data = dir.join("data.txt");
         let mut text = String::new();
         let mut rng = Rng::new(5);
-        for _ in 0..300 {
+        // Enough games for each king bucket to see material in many places.
+        for _ in 0..1200 {
             let mut pos = crate::position::Position::startpos();
             for _ in 0..40 {
                 let moves = pos.board().legal_moves();
@@ -596,6 +609,41 @@ mod tests {
         }
         assert_eq!(forward(&wide, &s).0, forward(&shaken, &s).0);
         assert_ne!(forward(&wide, &s).0, s.base + wide[B2]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A net file from before king buckets gives each bucket its first
+    /// layer, so the bucketed net scores every position as the file does.
+    #[test]
+    fn init_from_a_net_without_buckets_copies_it_to_each_bucket() {
+        let dir = std::env::temp_dir().join(format!("kestrel-buckets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut p = init_params(21);
+        p[B1..W2].iter_mut().for_each(|b| *b = 0.1);
+        for f in PIECE_FEATURES..INPUTS {
+            for j in 0..HIDDEN {
+                p[W1 + f * HIDDEN + j] = p[W1 + (f % PIECE_FEATURES) * HIDDEN + j];
+            }
+        }
+        let bucketed = quantise(&p, true);
+        let parts = nnue::NetParts::from_bytes(&bucketed).expect("parts");
+        assert_eq!(parts.buckets, KING_BUCKETS);
+        let single = nnue::to_bytes(
+            true,
+            &parts.w1[..PIECE_FEATURES * HIDDEN],
+            &parts.b1,
+            &parts.w2,
+            parts.b2,
+        );
+        assert_eq!(
+            nnue::NetParts::from_bytes(&single).expect("parts").buckets,
+            1
+        );
+        let path = dir.join("single.nnue");
+        std::fs::write(&path, &single).unwrap();
+        let mut back = init_params(22);
+        load_net_into(&mut back, path.to_str().unwrap(), true).expect("reads");
+        assert!(quantise(&back, true) == bucketed);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
