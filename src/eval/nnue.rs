@@ -77,16 +77,9 @@ impl ViewKey {
     #[inline]
     pub fn of_king(view: Color, king: Square) -> ViewKey {
         let mirror = king.file() <= File::D;
-        let mut s = king as usize;
-        if view == Color::Black {
-            s ^= 56;
-        }
-        if mirror {
-            s ^= 7;
-        }
         ViewKey {
             mirror,
-            bucket: KING_BUCKET[s],
+            bucket: KING_BUCKET[oriented(view, mirror, king)],
         }
     }
 
@@ -104,18 +97,28 @@ impl ViewKey {
     }
 }
 
-/// Index of a piece's feature as seen by `view`.
+/// `sq` as `view` sees it: flipped vertically for Black, and left-right
+/// when `mirror`.
 #[inline]
-pub fn feature(view: Color, key: ViewKey, color: Color, role: Role, sq: Square) -> usize {
+fn oriented(view: Color, mirror: bool, sq: Square) -> usize {
     let mut s = sq as usize;
     if view == Color::Black {
         s ^= 56;
     }
-    if key.mirror {
+    if mirror {
         s ^= 7;
     }
+    s
+}
+
+/// Index of a piece's feature as seen by `view`.
+#[inline]
+pub fn feature(view: Color, key: ViewKey, color: Color, role: Role, sq: Square) -> usize {
     let side = usize::from(color != view);
-    usize::from(key.bucket) * PIECE_FEATURES + side * 384 + (role as usize - 1) * 64 + s
+    usize::from(key.bucket) * PIECE_FEATURES
+        + side * 384
+        + (role as usize - 1) * 64
+        + oriented(view, key.mirror, sq)
 }
 
 /// Calls `f` with the feature index of every piece as seen by `view`.
