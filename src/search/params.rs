@@ -100,6 +100,10 @@ tunables! {
     iir_min_depth: i32 = 4, 2..=8;
 
     lmp_base: i32 = 3, 0..=10;
+    /// Late-move pruning waits while every move so far has scored this far
+    /// below the static evaluation (the moves that save a hanging piece are
+    /// often ordered late).
+    lmp_rescue_margin: i32 = 250, 100..=1000;
     futility_max_depth: i32 = 8, 3..=14;
     futility_base: i32 = 90, 20..=200;
     futility_per_depth: i32 = 95, 40..=200;

@@ -118,6 +118,10 @@ struct LateMove {
     /// Capture history of a capture (0 for other moves): how often this
     /// piece taking this kind of piece on this square has cut nodes off.
     capture_history: i32,
+    /// Every move so far fell well short of the static evaluation: a threat
+    /// the evaluation does not see (a piece en prise), which some later
+    /// move may still parry.
+    behind: bool,
 }
 
 /// The moves a node has searched without a cut-off, for the history
@@ -221,7 +225,7 @@ fn prune_late_move(pos: &Chess, late: &LateMove, depth: i32, alpha: i32, node: &
         };
     }
     let lmp_limit = (lmp_base() + depth * depth) / (2 - i32::from(node.improving));
-    if late.move_count as i32 > lmp_limit {
+    if late.move_count as i32 > lmp_limit && !late.behind {
         return Prune::SkipQuiets;
     }
     // Judge a late quiet move by the depth it would be searched to after
@@ -531,6 +535,7 @@ impl Searcher<'_> {
                     move_count,
                     order_score,
                     capture_history,
+                    behind: best_score < node.eval.saturating_sub(lmp_rescue_margin()),
                 };
                 match prune_late_move(pos, &late, depth, alpha, &node) {
                     Prune::Search => {}
@@ -588,6 +593,7 @@ impl Searcher<'_> {
                     move_count,
                     order_score,
                     capture_history,
+                    behind: false,
                 };
                 let reduction =
                     late_move_reduction(pos, &late, depth, new_depth, gives_check, &node);
@@ -1242,6 +1248,7 @@ mod tests {
             move_count: 12,
             order_score: 0,
             capture_history,
+            behind: false,
         }
     }
 

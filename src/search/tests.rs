@@ -261,3 +261,16 @@ fn sacrifices_at_the_root_are_found() {
         "nodes to find each sacrifice: {found:?}"
     );
 }
+
+#[test]
+fn a_hanging_piece_is_not_given_up_for_want_of_searching_its_escape() {
+    // Rook against bishop, a draw: Rd7 attacks the loose bishop, which has
+    // seven squares to go to. Late-move pruning once tried only the king's
+    // moves at shallow nodes and scored the bishop as lost (about +8.7
+    // from depth 2, and again from depth 14).
+    let pos = Position::from_fen("3r4/B7/8/8/8/5k2/7K/8 b - - 11 106").unwrap();
+    let (_, reports) = run(&pos, Limits::depth(16), &SearchOptions::default());
+    for r in reports.iter().filter(|r| r.bound == Bound::Exact) {
+        assert!(r.score < 200, "depth {}: {}", r.depth, r.score);
+    }
+}
