@@ -118,10 +118,6 @@ struct LateMove {
     /// Capture history of a capture (0 for other moves): how often this
     /// piece taking this kind of piece on this square has cut nodes off.
     capture_history: i32,
-    /// Every move so far fell well short of the static evaluation: a threat
-    /// the evaluation does not see (a piece en prise), which some later
-    /// move may still parry.
-    behind: bool,
 }
 
 /// The moves a node has searched without a cut-off, for the history
@@ -205,7 +201,15 @@ enum Prune {
 
 /// Forward pruning of a late move: late-move pruning of quiets, futility
 /// and history pruning of quiets, and SEE pruning of both.
-fn prune_late_move(pos: &Chess, late: &LateMove, depth: i32, alpha: i32, node: &Node) -> Prune {
+/// `best_score` is the best of the moves before this one.
+fn prune_late_move(
+    pos: &Chess,
+    late: &LateMove,
+    depth: i32,
+    alpha: i32,
+    best_score: i32,
+    node: &Node,
+) -> Prune {
     let m = late.m;
     if !late.quiet {
         // A capture that has often cut elsewhere may lose a little more
@@ -224,8 +228,12 @@ fn prune_late_move(pos: &Chess, late: &LateMove, depth: i32, alpha: i32, node: &
             Prune::Search
         };
     }
+    // Every move so far fell well short of the static evaluation: a threat
+    // the evaluation does not see (a piece en prise), which some later move
+    // may still parry, so the move count does not end the search yet.
+    let behind = best_score < node.eval.saturating_sub(lmp_rescue_margin());
     let lmp_limit = (lmp_base() + depth * depth) / (2 - i32::from(node.improving));
-    if late.move_count as i32 > lmp_limit && !late.behind {
+    if late.move_count as i32 > lmp_limit && !behind {
         return Prune::SkipQuiets;
     }
     // Judge a late quiet move by the depth it would be searched to after
@@ -535,9 +543,8 @@ impl Searcher<'_> {
                     move_count,
                     order_score,
                     capture_history,
-                    behind: best_score < node.eval.saturating_sub(lmp_rescue_margin()),
                 };
-                match prune_late_move(pos, &late, depth, alpha, &node) {
+                match prune_late_move(pos, &late, depth, alpha, best_score, &node) {
                     Prune::Search => {}
                     Prune::Skip => continue,
                     Prune::SkipQuiets => {
@@ -593,7 +600,6 @@ impl Searcher<'_> {
                     move_count,
                     order_score,
                     capture_history,
-                    behind: false,
                 };
                 let reduction =
                     late_move_reduction(pos, &late, depth, new_depth, gives_check, &node);
@@ -1248,7 +1254,6 @@ mod tests {
             move_count: 12,
             order_score: 0,
             capture_history,
-            behind: false,
         }
     }
 
@@ -1260,11 +1265,11 @@ mod tests {
         let plain = capture(&pos, "c3e5", 0);
         let trusted = capture(&pos, "c3e5", 16_000);
         assert!(matches!(
-            prune_late_move(pos.board(), &plain, 2, 0, &node),
+            prune_late_move(pos.board(), &plain, 2, 0, 0, &node),
             Prune::Skip
         ));
         assert!(matches!(
-            prune_late_move(pos.board(), &trusted, 2, 0, &node),
+            prune_late_move(pos.board(), &trusted, 2, 0, 0, &node),
             Prune::Search
         ));
     }
