@@ -16,7 +16,7 @@ const USAGE: &str = "usage: kestrel                      UCI engine on stdin/std
        kestrel epd FILE [--movetime MS | --nodes N] [--threads N]  solve an EPD suite (bm/am)
        kestrel datagen --out FILE (--games N | --positions N) [--nodes N] [--threads N] [--seed S] [--book FILE]
        kestrel tune --data FILE [--epochs N] [--k K] [--out src/eval/params.rs]
-       kestrel nnue-train --data FILE [--epochs N] [--lr X] [--lambda X] [--pure] [--init NET [--anchor X]] [--out src/eval/kestrel.nnue]";
+       kestrel nnue-train --data FILE [--epochs N] [--lr X] [--lambda X] [--pure] [--init NET [--anchor X]] [--factorise] [--out src/eval/kestrel.nnue]";
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("kestrel=warn"))
@@ -196,6 +196,7 @@ fn run_nnue_train(args: &[String]) -> Result<(), String> {
             "--pure" => cfg.residual = false,
             "--init" => cfg.init = Some(value()?.clone()),
             "--anchor" => cfg.anchor = parse_arg(value()?, flag)?,
+            "--factorise" => cfg.factorise = true,
             other => return Err(format!("unknown nnue-train option '{other}'")),
         }
     }

@@ -44,6 +44,11 @@ pub struct Config {
     /// net by `lr * anchor` of its distance, so weights the new data says
     /// little about keep what the starting net learnt.
     pub anchor: f32,
+    /// Train a first layer shared by all king buckets beside each bucket's
+    /// own, folded into the buckets when the net is written: every position
+    /// teaches the shared part, so a bucket few positions reach still
+    /// learns what the pieces are worth.
+    pub factorise: bool,
 }
 
 impl Default for Config {
@@ -61,6 +66,7 @@ impl Default for Config {
             residual: true,
             init: None,
             anchor: 0.0,
+            factorise: false,
         }
     }
 }
@@ -201,15 +207,28 @@ const W1: usize = 0;
 const B1: usize = W1 + INPUTS * HIDDEN;
 const W2: usize = B1 + HIDDEN;
 const B2: usize = W2 + 2 * HIDDEN;
-const N_PARAMS: usize = B2 + 1;
+/// The factoriser: one first-layer row per piece feature, shared by every
+/// king bucket (zero unless `Config::factorise`).
+const FACT: usize = B2 + 1;
+const N_PARAMS: usize = FACT + PIECE_FEATURES * HIDDEN;
 
-fn accumulate(p: &[f32], features: &[u16]) -> [f32; HIDDEN] {
+/// The first-layer rows feature `f` reads: its bucket's own and, when
+/// factorised, the shared one.
+fn rows_of(f: u16, factorise: bool) -> impl Iterator<Item = usize> {
+    let f = f as usize;
+    let own = W1 + f * HIDDEN;
+    let shared = FACT + (f % PIECE_FEATURES) * HIDDEN;
+    std::iter::once(own).chain(factorise.then_some(shared))
+}
+
+fn accumulate(p: &[f32], features: &[u16], factorise: bool) -> [f32; HIDDEN] {
     let mut acc = [0.0; HIDDEN];
     acc.copy_from_slice(&p[B1..B1 + HIDDEN]);
     for &f in features {
-        let row = &p[W1 + f as usize * HIDDEN..W1 + (f as usize + 1) * HIDDEN];
-        for (a, w) in acc.iter_mut().zip(row) {
-            *a += w;
+        for start in rows_of(f, factorise) {
+            for (a, w) in acc.iter_mut().zip(&p[start..start + HIDDEN]) {
+                *a += w;
+            }
         }
     }
     acc
@@ -221,10 +240,10 @@ fn screlu(x: f32) -> f32 {
 }
 
 /// The float net's output (in units of SCALE centipawns) and accumulators.
-fn forward(p: &[f32], s: &Sample) -> (f32, [f32; HIDDEN], [f32; HIDDEN]) {
+fn forward(p: &[f32], s: &Sample, factorise: bool) -> (f32, [f32; HIDDEN], [f32; HIDDEN]) {
     let n = s.len as usize;
-    let us = accumulate(p, &s.us[..n]);
-    let them = accumulate(p, &s.them[..n]);
+    let us = accumulate(p, &s.us[..n], factorise);
+    let them = accumulate(p, &s.them[..n], factorise);
     let mut z = s.base + p[B2];
     for j in 0..HIDDEN {
         z += p[W2 + j] * screlu(us[j]) + p[W2 + HIDDEN + j] * screlu(them[j]);
@@ -234,8 +253,8 @@ fn forward(p: &[f32], s: &Sample) -> (f32, [f32; HIDDEN], [f32; HIDDEN]) {
 
 /// Adds the gradient of one sample's squared error (times `scale`) to `g`;
 /// returns the squared error.
-fn backward(p: &[f32], s: &Sample, g: &mut [f32], scale: f32) -> f32 {
-    let (z, us, them) = forward(p, s);
+fn backward(p: &[f32], s: &Sample, g: &mut [f32], scale: f32, factorise: bool) -> f32 {
+    let (z, us, them) = forward(p, s, factorise);
     let out = sigmoid(z);
     let err = out - s.target;
     let dz = 2.0 * err * out * (1.0 - out) * scale;
@@ -256,9 +275,10 @@ fn backward(p: &[f32], s: &Sample, g: &mut [f32], scale: f32) -> f32 {
     let n = s.len as usize;
     for (features, d) in [(&s.us[..n], &d_us), (&s.them[..n], &d_them)] {
         for &f in features {
-            let row = &mut g[W1 + f as usize * HIDDEN..W1 + (f as usize + 1) * HIDDEN];
-            for (gw, dj) in row.iter_mut().zip(d) {
-                *gw += dj;
+            for start in rows_of(f, factorise) {
+                for (gw, dj) in g[start..start + HIDDEN].iter_mut().zip(d) {
+                    *gw += dj;
+                }
             }
         }
     }
@@ -266,12 +286,12 @@ fn backward(p: &[f32], s: &Sample, g: &mut [f32], scale: f32) -> f32 {
 }
 
 /// Mean squared error on `set`, in parallel.
-fn loss(p: &[f32], samples: &[Sample], set: &[u32], threads: usize) -> f64 {
+fn loss(p: &[f32], samples: &[Sample], set: &[u32], threads: usize, factorise: bool) -> f64 {
     let parts = map_chunks(set, threads, |c| {
         c.iter()
             .map(|&i| {
                 let s = &samples[i as usize];
-                let d = sigmoid(forward(p, s).0) - s.target;
+                let d = sigmoid(forward(p, s, factorise).0) - s.target;
                 f64::from(d * d)
             })
             .sum::<f64>()
@@ -280,12 +300,18 @@ fn loss(p: &[f32], samples: &[Sample], set: &[u32], threads: usize) -> f64 {
 }
 
 /// Gradient of the mean loss over `batch`, summed over threads.
-fn batch_gradient(p: &[f32], samples: &[Sample], batch: &[u32], threads: usize) -> Vec<f32> {
+fn batch_gradient(
+    p: &[f32],
+    samples: &[Sample],
+    batch: &[u32],
+    threads: usize,
+    factorise: bool,
+) -> Vec<f32> {
     let scale = 1.0 / batch.len() as f32;
     let grads = map_chunks(batch, threads, |c| {
         let mut g = vec![0.0f32; N_PARAMS];
         for &i in c {
-            backward(p, &samples[i as usize], &mut g, scale);
+            backward(p, &samples[i as usize], &mut g, scale, factorise);
         }
         g
     });
@@ -350,6 +376,14 @@ fn load_net_into(p: &mut [f32], path: &str, residual: bool) -> Result<(), String
     Ok(())
 }
 
+/// A factorised net from scratch starts as one net for every bucket: the
+/// random rows move to the shared part and each bucket's own start at zero.
+fn start_shared(p: &mut [f32]) {
+    let (first, rest) = p.split_at_mut(B1);
+    rest[FACT - B1..].copy_from_slice(&first[W1..W1 + PIECE_FEATURES * HIDDEN]);
+    first[W1..].iter_mut().for_each(|w| *w = 0.0);
+}
+
 /// Cosine decay from `lr` to a twentieth of it.
 fn decayed_lr(lr: f32, progress: f32) -> f32 {
     let cosine = 0.5 * (1.0 + (std::f32::consts::PI * progress.clamp(0.0, 1.0)).cos());
@@ -363,9 +397,22 @@ fn shuffle(v: &mut [u32], rng: &mut Rng) {
     }
 }
 
+/// The first layer as the engine reads it: each bucket's rows with the
+/// shared rows folded in (zero unless factorised).
+fn folded_first_layer(p: &[f32]) -> Vec<f32> {
+    p[W1..B1]
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| {
+            let shared = p[FACT + i % (PIECE_FEATURES * HIDDEN)];
+            (w + shared).clamp(-WEIGHT_CLIP, WEIGHT_CLIP)
+        })
+        .collect()
+}
+
 fn quantise(p: &[f32], residual: bool) -> Vec<u8> {
     let q = |x: f32, s: i32| (x * s as f32).round() as i16;
-    let w1: Vec<i16> = p[W1..B1].iter().map(|&x| q(x, QA)).collect();
+    let w1: Vec<i16> = folded_first_layer(p).iter().map(|&x| q(x, QA)).collect();
     let b1: Vec<i16> = p[B1..W2].iter().map(|&x| q(x, QA)).collect();
     let w2: Vec<i16> = p[W2..B2].iter().map(|&x| q(x, QB)).collect();
     let b2 = (p[B2] * (QA * QB) as f32).round() as i32;
@@ -427,13 +474,16 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
     let mut p = init_params(cfg.seed ^ 0x5EED);
     if let Some(path) = &cfg.init {
         load_net_into(&mut p, path, cfg.residual)?;
+    } else if cfg.factorise {
+        start_shared(&mut p);
     }
     let start_params = (cfg.anchor > 0.0).then(|| p.clone());
     let anchor = start_params.as_deref().map(|s| (s, cfg.anchor));
     let mut adam = Adam::new();
     let batch = cfg.batch.max(1);
     let total_steps = (train.len().div_ceil(batch) * cfg.epochs) as f32;
-    let start_held_out = loss(&p, &samples, &validation, cfg.threads);
+    let fact = cfg.factorise;
+    let start_held_out = loss(&p, &samples, &validation, cfg.threads, fact);
     eprintln!(
         "nnue-train: {} training, {} held out, {HIDDEN} hidden, held-out loss {start_held_out:.6}",
         train.len(),
@@ -443,13 +493,13 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
     for epoch in 1..=cfg.epochs {
         shuffle(&mut train, &mut rng);
         for chunk in train.chunks(batch) {
-            let g = batch_gradient(&p, &samples, chunk, cfg.threads);
+            let g = batch_gradient(&p, &samples, chunk, cfg.threads, fact);
             let lr = decayed_lr(cfg.lr, (adam.step + 1) as f32 / total_steps);
             adam.step(&mut p, &g, lr, anchor);
         }
         let sample = &train[..train.len().min(200_000)];
-        let train_loss = loss(&p, &samples, sample, cfg.threads);
-        final_held_out = loss(&p, &samples, &validation, cfg.threads);
+        let train_loss = loss(&p, &samples, sample, cfg.threads, fact);
+        final_held_out = loss(&p, &samples, &validation, cfg.threads, fact);
         eprintln!(
             "epoch {epoch:>3}/{} train {train_loss:.6} held-out {final_held_out:.6} {:.0}s",
             cfg.epochs,
@@ -488,7 +538,7 @@ fn report_quantisation_error(p: &[f32], lines: &[String], cfg: &Config) -> Resul
         else {
             continue;
         };
-        let float = (forward(p, &s).0 - s.base) * SCALE as f32;
+        let float = (forward(p, &s, cfg.factorise).0 - s.base) * SCALE as f32;
         let int = net.evaluate(pos.board()) as f32;
         diffs.push((float - int).abs());
     }
@@ -508,8 +558,8 @@ mod tests {
     use super::*;
 
     /// Positions from random play labelled with a material count: a net
-    /// trained on them predicts held-out positions better than the zero net
-    /// it starts from, and the file it writes loads.
+    /// trained on them, factorised or not, predicts held-out positions
+    /// better than the zero net it starts from, and the file it writes loads.
     #[test]
     fn training_learns_material() {
         let dir = std::env::temp_dir().join(format!("kestrel-nnue-{}", std::process::id()));
@@ -538,28 +588,32 @@ mod tests {
             }
         }
         std::fs::write(&data, text).unwrap();
-        let out = dir.join("net.nnue");
-        let cfg = Config {
-            data: data.to_string_lossy().into_owned(),
-            out: out.to_string_lossy().into_owned(),
-            epochs: 4,
-            lr: 0.01,
-            lambda: 0.0,
-            threads: 2,
-            batch: 256,
-            seed: 3,
-            holdout: 0.1,
-            residual: false,
-            init: None,
-            anchor: 0.0,
-        };
-        let summary = run(&cfg).expect("training runs");
-        assert!(
-            summary.final_held_out < 0.5 * summary.start_held_out,
-            "{summary:?}"
-        );
-        let net = nnue::Network::from_bytes(&std::fs::read(&out).unwrap()).expect("net loads");
-        assert!(!net.residual);
+        for factorise in [false, true] {
+            let out = dir.join(format!("net-{factorise}.nnue"));
+            let cfg = Config {
+                data: data.to_string_lossy().into_owned(),
+                out: out.to_string_lossy().into_owned(),
+                epochs: 4,
+                lr: 0.01,
+                lambda: 0.0,
+                threads: 2,
+                batch: 256,
+                seed: 3,
+                holdout: 0.1,
+                residual: false,
+                init: None,
+                anchor: 0.0,
+                factorise,
+            };
+            let summary = run(&cfg).expect("training runs");
+            assert!(
+                summary.final_held_out < 0.5 * summary.start_held_out,
+                "factorise {factorise}: {summary:?}"
+            );
+            let bytes = std::fs::read(&out).unwrap();
+            let net = nnue::Network::from_bytes(&bytes).expect("net loads");
+            assert!(!net.residual);
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -607,8 +661,8 @@ mod tests {
                 shaken[W1 + f * HIDDEN + j] += 0.3;
             }
         }
-        assert_eq!(forward(&wide, &s).0, forward(&shaken, &s).0);
-        assert_ne!(forward(&wide, &s).0, s.base + wide[B2]);
+        assert_eq!(forward(&wide, &s, false).0, forward(&shaken, &s, false).0);
+        assert_ne!(forward(&wide, &s, false).0, s.base + wide[B2]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -674,24 +728,59 @@ mod tests {
         assert!(refused.contains("--anchor"), "{refused}");
     }
 
-    /// The analytic gradient matches a finite difference for a few weights.
+    /// A factorised net is written with its shared rows folded into every
+    /// bucket: the same file, and the same scores, as the unfactorised net
+    /// whose buckets each hold those rows.
+    #[test]
+    fn factorised_net_is_written_folded() {
+        let mut p = init_params(31);
+        start_shared(&mut p);
+        assert!(p[W1..B1].iter().all(|&w| w == 0.0));
+        let mut folded = p.clone();
+        for f in 0..INPUTS {
+            for j in 0..HIDDEN {
+                folded[W1 + f * HIDDEN + j] = p[FACT + (f % PIECE_FEATURES) * HIDDEN + j];
+            }
+        }
+        folded[FACT..].iter_mut().for_each(|w| *w = 0.0);
+        assert!(quantise(&p, true) == quantise(&folded, true));
+        // A king off its first rank: a bucket other than the first.
+        let line = "8/5k2/8/3p4/3P4/4K3/8/8 w - - 0 40;20;0.5";
+        let s = parse_sample(line, 0.0, true).expect("sample");
+        let (a, b) = (forward(&p, &s, true).0, forward(&folded, &s, false).0);
+        assert!((a - b).abs() < 1e-5, "{a} {b}");
+    }
+
+    /// The analytic gradient matches a finite difference for a few weights,
+    /// the shared first-layer rows of a factorised net among them.
     #[test]
     fn gradient_matches_finite_difference() {
         let line = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3;35;1";
         let s = parse_sample(line, 0.5, true).expect("sample");
         let mut p = init_params(7);
         p[B1..W2].iter_mut().for_each(|b| *b = 0.3);
+        let mut shared = init_params(8);
+        start_shared(&mut shared);
+        p[FACT..].copy_from_slice(&shared[FACT..]);
         let mut g = vec![0.0; N_PARAMS];
-        backward(&p, &s, &mut g, 1.0);
+        backward(&p, &s, &mut g, 1.0, true);
         let f = s.us[3] as usize;
-        for idx in [W1 + f * HIDDEN + 5, B1 + 17, W2 + 3, W2 + HIDDEN + 9, B2] {
+        let f_shared = FACT + (f % PIECE_FEATURES) * HIDDEN + 5;
+        for idx in [
+            W1 + f * HIDDEN + 5,
+            f_shared,
+            B1 + 17,
+            W2 + 3,
+            W2 + HIDDEN + 9,
+            B2,
+        ] {
             let h = 1e-3;
             let mut plus = p.clone();
             plus[idx] += h;
             let mut minus = p.clone();
             minus[idx] -= h;
             let e = |q: &[f32]| {
-                let d = sigmoid(forward(q, &s).0) - s.target;
+                let d = sigmoid(forward(q, &s, true).0) - s.target;
                 d * d
             };
             let numeric = (e(&plus) - e(&minus)) / (2.0 * h);
