@@ -398,7 +398,9 @@ fn shuffle(v: &mut [u32], rng: &mut Rng) {
 }
 
 /// The first layer as the engine reads it: each bucket's rows with the
-/// shared rows folded in (zero unless factorised).
+/// shared rows folded in (zero unless factorised). The sum is clipped so
+/// that it quantises; training clips each part alone, so a sum beyond the
+/// clip shows up in the quantisation check at the end of a run.
 fn folded_first_layer(p: &[f32]) -> Vec<f32> {
     p[W1..B1]
         .iter()
