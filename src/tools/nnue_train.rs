@@ -509,6 +509,11 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
         );
         write_net(&cfg.out, &quantise(&p, cfg.residual))?;
     }
+    if cfg.epochs == 0 {
+        // No epoch ran: the start net (`--init`, re-quantised) is what the
+        // held-out loss above measured, so that is the net to write.
+        write_net(&cfg.out, &quantise(&p, cfg.residual))?;
+    }
     report_quantisation_error(&p, &tail, cfg)?;
     eprintln!("nnue-train: wrote {}", cfg.out);
     Ok(Summary {
@@ -700,6 +705,35 @@ mod tests {
         let mut back = init_params(22);
         load_net_into(&mut back, path.to_str().unwrap(), true).expect("reads");
         assert!(quantise(&back, true) == bucketed);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `--epochs 0` measures the start net's held-out loss and writes that
+    /// net, so the file it names afterwards is the net it measured.
+    #[test]
+    fn zero_epochs_write_the_start_net() {
+        let dir = std::env::temp_dir().join(format!("kestrel-zero-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut p = init_params(41);
+        p[B1..W2].iter_mut().for_each(|b| *b = 0.1);
+        let start = dir.join("start.nnue");
+        std::fs::write(&start, quantise(&p, true)).unwrap();
+        let data = dir.join("data.txt");
+        let line = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3;35;1\n";
+        std::fs::write(&data, line.repeat(120)).unwrap();
+        let out = dir.join("out.nnue");
+        let cfg = Config {
+            data: data.to_string_lossy().into_owned(),
+            out: out.to_string_lossy().into_owned(),
+            epochs: 0,
+            init: Some(start.to_string_lossy().into_owned()),
+            threads: 1,
+            ..Config::default()
+        };
+        let summary = run(&cfg).expect("runs");
+        assert_eq!(summary.start_held_out, summary.final_held_out);
+        let written = std::fs::read(&out).expect("--epochs 0 writes the net");
+        assert_eq!(written, std::fs::read(&start).unwrap());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
